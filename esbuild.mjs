@@ -1,0 +1,53 @@
+// Bundles the three faces: the extension (vscode external), the `dam` CLI, and the emulator process.
+// Quiet on success so `npm run --silent dam -- …` prints only the command's own output.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+const verbose = watch || process.argv.includes('--verbose');
+
+// Packages that locate sibling files through import.meta.url need it defined in a CJS bundle.
+const importMetaShim = {
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__importMetaUrl' },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: verbose ? 'info' : 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
+];
+
+// PGlite loads its WebAssembly, data bundle and extensions from beside the running script.
+function copyRuntimeAssets() {
+  mkdirSync('dist', { recursive: true });
+  const pgliteDir = dirname(require.resolve('@electric-sql/pglite'));
+  for (const name of ['pglite.wasm', 'pglite.data', 'initdb.wasm', 'pg_trgm.tar.gz']) {
+    const from = join(pgliteDir, name);
+    if (existsSync(from)) copyFileSync(from, join('dist', name));
+  }
+}
+
+copyRuntimeAssets();
+if (watch) {
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+  console.log('esbuild: watching src/ for changes');
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,63 @@
+// Entry of the `dam` CLI: picks the sub-command by its leading words and runs it.
+import { commands } from './commands';
+import { parseCommandArgs, UsageError, type Command, type CommandIO } from './command';
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  let best: { command: Command; rest: string[] } | undefined;
+  for (const command of commands) {
+    const n = command.name.length;
+    if (argv.length >= n && command.name.every((word, i) => argv[i] === word)) {
+      if (!best || n > best.command.name.length) best = { command, rest: argv.slice(n) };
+    }
+  }
+  return best;
+}
+
+function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.join(' ').length), 8);
+  const lines = commands.map((c) => `  dam ${c.name.join(' ').padEnd(width)}  ${c.summary}`);
+  return ['usage: dam <command> [options]', '', 'commands:', ...lines, '', 'Run `dam <command> --help` for its options.'].join('\n');
+}
+
+export async function main(argv: string[], io: CommandIO): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    io.stdout.write(helpText() + '\n');
+    return 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.stderr.write(`dam: unknown command '${argv.join(' ')}'\n\n${helpText()}\n`);
+    return 2;
+  }
+  if (found.rest.includes('--help') || found.rest.includes('-h')) {
+    io.stdout.write(`usage: ${found.command.usage}\n\n${found.command.summary}\n`);
+    return 0;
+  }
+  try {
+    const args = parseCommandArgs(found.command, found.rest);
+    return await found.command.run(args as { values: Record<string, unknown>; positionals: string[] }, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`dam: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`dam: ${(err as Error).message ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`dam: ${String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
