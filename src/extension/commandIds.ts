@@ -1,0 +1,26 @@
+// Every command id the extension registers, in one map that a unit test checks against package.json.
+// Kept free of `vscode` imports so the test runs outside VS Code.
+export const Commands = {
+  startEmulator: 'dam.startEmulator',
+  stopEmulator: 'dam.stopEmulator',
+  addConnection: 'dam.addConnection',
+  switchConnection: 'dam.switchConnection',
+  signIn: 'dam.signIn',
+  signOut: 'dam.signOut',
+  removeConnection: 'dam.removeConnection',
+  editConnections: 'dam.editConnections',
+  showLog: 'dam.showLog',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** Context keys the extension sets for `when` clauses in package.json. */
+export const ContextKeys = {
+  state: 'dam.state',
+  connectionName: 'dam.connectionName',
+  hasConnection: 'dam.hasConnection',
+  emulatorRunning: 'dam.emulatorRunning',
+} as const;
+
+export const SECTION = 'dam';
+export const VIEW_EXPLORER = 'dam.explorer';

@@ -1,0 +1,102 @@
+// A signed-in connection: the profile, its HTTP client with a token provider for the profile's flow,
+// and the request log wiring. Prompts for missing secrets only when the user started the sign-in.
+import * as vscode from 'vscode';
+import { authorizationCodeProvider, clientCredentialsProvider, exchangeCode, passwordProvider, type AccessToken, type CachingTokenProvider } from '../../api/auth';
+import { HttpClient } from '../../api/http';
+import type { Profile } from '../../api/profile';
+import { SECTION } from '../commandIds';
+import type { DamLog } from '../log';
+import { signInWithBrowser } from './browserSignIn';
+import type { AuthUriHandler } from './connectionManager';
+import type { ProfileStore } from './profileStore';
+
+export interface Session extends vscode.Disposable {
+  readonly profile: Profile;
+  readonly http: HttpClient;
+  readonly tokens: CachingTokenProvider;
+}
+
+export interface OpenSessionOptions {
+  profile: Profile;
+  store: ProfileStore;
+  log: DamLog;
+  uriHandler: AuthUriHandler;
+  /** False when restoring at startup: never prompt, fail instead. */
+  interactive: boolean;
+  token?: vscode.CancellationToken;
+}
+
+export function userAgent(): string {
+  const version = (vscode.extensions.getExtension('dam-workbench.dam-workbench')?.packageJSON as { version?: string } | undefined)?.version ?? '0';
+  return `dam-workbench/${version} vscode/${vscode.version}`;
+}
+
+/** Builds the HTTP client for a profile, logging every request without headers or secrets. */
+export function createHttp(profile: Profile, log: DamLog): HttpClient {
+  const timeoutS = vscode.workspace.getConfiguration(SECTION).get<number>('requestTimeoutSeconds') ?? 30;
+  return new HttpClient({
+    endpoints: profile.endpoints,
+    userAgent: userAgent(),
+    timeoutMs: timeoutS * 1000,
+    onRequest: (e) => log.request({ method: e.method, url: e.url, status: e.status === 0 ? 'error' : e.status, ms: e.ms }),
+  });
+}
+
+export async function openSession(options: OpenSessionOptions): Promise<Session> {
+  const { profile, store, log, interactive } = options;
+  const http = createHttp(profile, log);
+  const secrets = await store.getSecrets(profile.id);
+  log.addSecret(secrets.clientSecret);
+  log.addSecret(secrets.password);
+
+  const needSecret = async (kind: 'clientSecret' | 'password', prompt: string): Promise<string> => {
+    const existing = secrets[kind];
+    if (existing) return existing;
+    if (!interactive) throw new Error(`${profile.name} has no ${kind === 'password' ? 'password' : 'client secret'} in secret storage: run "DAM: Sign In Again".`);
+    const value = await vscode.window.showInputBox({ title: `Sign in to ${profile.name}`, prompt, password: true, ignoreFocusOut: true });
+    if (value === undefined) throw new vscode.CancellationError();
+    await store.setSecrets(profile.id, { [kind]: value });
+    log.addSecret(value);
+    return value;
+  };
+
+  let tokens: CachingTokenProvider;
+  switch (profile.flow) {
+    case 'clientCredentials':
+      tokens = clientCredentialsProvider(http, profile, { clientSecret: await needSecret('clientSecret', `Client secret of ${profile.clientId}`) });
+      break;
+    case 'password': {
+      if (!profile.username) throw new Error(`${profile.name} uses the password flow but names no user: edit it in settings.`);
+      const clientSecret = await needSecret('clientSecret', `Client secret of ${profile.clientId}`);
+      const password = await needSecret('password', `Password of ${profile.username}`);
+      tokens = passwordProvider(http, profile, { clientSecret, username: profile.username, password });
+      break;
+    }
+    case 'authorizationCode': {
+      const clientSecret = secrets.clientSecret;
+      const stored = await store.getToken(profile.id);
+      const initial: AccessToken | undefined = stored ? { value: stored.accessToken, obtainedAt: Date.now(), expiresAt: stored.expiresAt, refreshToken: stored.refreshToken } : undefined;
+      const reauthorize = async (): Promise<AccessToken> => {
+        if (!interactive) throw new Error(`The sign-in to ${profile.name} has expired: run "DAM: Sign In Again".`);
+        const grant = await signInWithBrowser(profile, options.uriHandler, options.token ?? new vscode.CancellationTokenSource().token);
+        const token = await exchangeCode(http, profile, { code: grant.code, redirectUri: grant.redirectUri, verifier: grant.verifier, clientSecret });
+        await store.setToken(profile.id, { accessToken: token.value, expiresAt: token.expiresAt, refreshToken: token.refreshToken });
+        return token;
+      };
+      tokens = authorizationCodeProvider(http, profile, initial && initial.expiresAt > Date.now() ? initial : undefined, { clientSecret, reauthorize });
+      break;
+    }
+  }
+  http.tokenProvider = tokens;
+
+  // Signing in proves the profile works; the token itself is only ever held in memory and SecretStorage.
+  const abort = new AbortController();
+  const sub = options.token?.onCancellationRequested(() => abort.abort(new vscode.CancellationError()));
+  try {
+    const value = await tokens.getToken(abort.signal);
+    log.addSecret(value);
+  } finally {
+    sub?.dispose();
+  }
+  return { profile, http, tokens, dispose: () => undefined };
+}

@@ -1,0 +1,167 @@
+// The composition root: builds every part of the extension once, with explicit dependencies.
+import * as vscode from 'vscode';
+import { EMULATOR_CLIENT, emulatorProfile } from '../api/profile';
+import { Commands, ContextKeys, SECTION } from './commandIds';
+import { ConnectionManager, AuthUriHandler } from './connections/connectionManager';
+import { runConnectWizard } from './connections/connectWizard';
+import { ProfileStore } from './connections/profileStore';
+import { ConnectionStatusBar } from './connections/statusBar';
+import type { Session } from './connections/session';
+import { EmulatorProcess } from './emulator/emulatorProcess';
+import { DamLog } from './log';
+import { registerCommand } from './registration';
+
+export const EMULATOR_PROFILE_ID = 'emulator';
+
+/** What `activate` returns: the parts other extensions and the test suite may read. */
+export interface DamApi {
+  readonly profiles: ProfileStore;
+  readonly connections: ConnectionManager;
+  readonly emulator: EmulatorProcess;
+  readonly log: DamLog;
+  /** Milliseconds from the bundle being loaded to `activate` returning. */
+  readonly activationMs: number;
+}
+
+export class DamController implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly log: DamLog;
+  readonly profiles: ProfileStore;
+  readonly connections: ConnectionManager;
+  readonly emulator: EmulatorProcess;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    const d = this.disposables;
+    this.log = track(d, new DamLog());
+    this.profiles = track(d, new ProfileStore(context.secrets, context.globalState, (m) => this.log.warn(m)));
+    const uriHandler = new AuthUriHandler();
+    d.push(vscode.window.registerUriHandler(uriHandler));
+    this.connections = track(d, new ConnectionManager(this.profiles, this.log, uriHandler));
+    this.emulator = track(d, new EmulatorProcess(context.asAbsolutePath('dist/emulator.js'), this.log));
+    const statusBar = track(d, new ConnectionStatusBar());
+    d.push(this.connections.onDidChange((state) => statusBar.update(state)));
+    d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
+    void vscode.commands.executeCommand('setContext', ContextKeys.state, 'disconnected');
+    this.registerCommands();
+    this.restoreConnection();
+  }
+
+  private registerCommands(): void {
+    const d = this.disposables;
+    registerCommand(d, this.log, Commands.startEmulator, () => this.startEmulator());
+    registerCommand(d, this.log, Commands.stopEmulator, () => this.emulator.stop());
+    registerCommand(d, this.log, Commands.addConnection, () => this.addConnection());
+    registerCommand(d, this.log, Commands.switchConnection, () => this.switchConnection());
+    registerCommand(d, this.log, Commands.signIn, () => this.signIn());
+    registerCommand(d, this.log, Commands.signOut, () => this.connections.signOut());
+    registerCommand(d, this.log, Commands.removeConnection, () => this.removeConnection());
+    registerCommand(d, this.log, Commands.editConnections, () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.connections`));
+    registerCommand(d, this.log, Commands.showLog, () => this.log.show());
+  }
+
+  /** Reconnects to the profile that was active last time, without prompting. */
+  private restoreConnection(): void {
+    const id = this.profiles.activeId;
+    const autoStart = vscode.workspace.getConfiguration(SECTION).get<boolean>('emulator.autoStart');
+    if (id === EMULATOR_PROFILE_ID) {
+      if (autoStart) void this.startEmulator().catch((err) => this.log.warn(`Emulator auto-start failed: ${String(err)}`));
+      return;
+    }
+    if (id && this.profiles.get(id)) {
+      void this.connections.connect(id, { interactive: false }).catch(() => undefined);
+    }
+  }
+
+  /** Starts the emulator child process and connects to it with the contract's credentials. */
+  async startEmulator(): Promise<Session> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const dataDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator').fsPath;
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator'));
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'DAM: starting the local emulator', cancellable: true },
+      async (progress, token) => {
+        progress.report({ message: 'first start loads the demo tenant…' });
+        const origin = await this.emulator.start(
+          { port: config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir },
+          token,
+        );
+        progress.report({ message: `signing in at ${origin}` });
+        return this.connections.connect(EMULATOR_PROFILE_ID, { interactive: false, token });
+      },
+    );
+  }
+
+  private onEmulatorChanged(origin: string | undefined): void {
+    void vscode.commands.executeCommand('setContext', ContextKeys.emulatorRunning, origin !== undefined);
+    if (origin) {
+      this.profiles.setEphemeral(emulatorProfile(origin), EMULATOR_PROFILE_ID);
+      // The emulator's client secret is public (emulator contract), but it still goes where secrets go.
+      void this.profiles.setSecrets(EMULATOR_PROFILE_ID, { clientSecret: EMULATOR_CLIENT.clientSecret });
+    } else {
+      this.profiles.setEphemeral(undefined, EMULATOR_PROFILE_ID);
+      if (this.connections.activeProfile()?.id === EMULATOR_PROFILE_ID) this.connections.disconnect();
+    }
+  }
+
+  private async addConnection(): Promise<Session> {
+    const { profile, secrets } = await runConnectWizard(new Set(this.profiles.list().map((p) => p.id)));
+    await this.profiles.save(profile);
+    await this.profiles.setSecrets(profile.id, secrets);
+    return this.connectWithProgress(profile.id);
+  }
+
+  private connectWithProgress(id: string): Thenable<Session> {
+    const profile = this.profiles.get(id);
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DAM: connecting to ${profile?.name ?? id}`, cancellable: true },
+      (_progress, token) => this.connections.connect(id, { interactive: true, token }),
+    );
+  }
+
+  private async switchConnection(): Promise<Session | undefined> {
+    type Item = vscode.QuickPickItem & { run: () => Thenable<Session | undefined> | Promise<Session | undefined> };
+    const activeId = this.connections.activeProfile()?.id;
+    const items: Item[] = this.profiles.list().map((p) => ({
+      label: `${p.kind === 'emulator' ? '$(server-process)' : '$(cloud)'} ${p.name}`,
+      description: p.id === activeId ? 'active' : p.endpoints.core,
+      detail: `${p.flow} · client ${p.clientId}`,
+      run: () => this.connectWithProgress(p.id),
+    }));
+    if (!this.emulator.running) items.push({ label: '$(play) Start local emulator', description: 'demo tenant, no account needed', run: () => this.startEmulator() });
+    items.push({ label: '$(add) Connect to a tenant…', run: () => this.addConnection() });
+    const pick = await vscode.window.showQuickPick(items, { title: 'DAM: switch connection', placeHolder: 'Choose the connection to use' });
+    return pick?.run();
+  }
+
+  private async signIn(): Promise<Session | undefined> {
+    const profile = this.connections.activeProfile() ?? (this.profiles.activeId ? this.profiles.get(this.profiles.activeId) : undefined);
+    if (!profile) return this.switchConnection();
+    return this.connectWithProgress(profile.id);
+  }
+
+  private async removeConnection(): Promise<void> {
+    const saved = this.profiles.list().filter((p) => p.kind !== 'emulator');
+    const pick = await vscode.window.showQuickPick(
+      saved.map((p) => ({ label: p.name, description: p.endpoints.core, id: p.id })),
+      { title: 'DAM: remove connection', placeHolder: 'The profile and its secrets are removed' },
+    );
+    if (!pick) return;
+    if (this.connections.activeProfile()?.id === pick.id) this.connections.disconnect();
+    await this.profiles.remove(pick.id);
+    this.log.info(`Removed connection ${pick.label}`);
+  }
+
+  api(activationMs: number): DamApi {
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, activationMs };
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.reverse()) disposable.dispose();
+    this.disposables.length = 0;
+  }
+}
+
+function track<T extends vscode.Disposable>(list: vscode.Disposable[], value: T): T {
+  list.push(value);
+  return value;
+}
