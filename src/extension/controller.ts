@@ -19,8 +19,17 @@ export interface DamApi {
   readonly connections: ConnectionManager;
   readonly emulator: EmulatorProcess;
   readonly log: DamLog;
-  /** Milliseconds from the bundle being loaded to `activate` returning. */
+  readonly timings: ActivationTimings;
+  /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
+}
+
+export interface ActivationTimings {
+  activationMs: number;
+  /** Evaluating the bundle's modules. */
+  moduleLoadMs: number;
+  /** The `activate` call itself. */
+  activateMs: number;
 }
 
 export class DamController implements vscode.Disposable {
@@ -151,8 +160,8 @@ export class DamController implements vscode.Disposable {
     this.log.info(`Removed connection ${pick.label}`);
   }
 
-  api(activationMs: number): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, activationMs };
+  api(timings: ActivationTimings): DamApi {
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

@@ -1,0 +1,90 @@
+// Foundation figures: the size of each bundle, and the extension's activation time inside the real
+// VS Code harness, each beside an empty extension bundled the same way and measured in the same run.
+import * as esbuild from 'esbuild';
+import { statSync, mkdirSync, copyFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { median, printRow } from './stats';
+
+const ROOT = resolve(__dirname, '..');
+const OUT = join(ROOT, 'bench', 'output');
+const EMPTY = join(OUT, 'empty-extension');
+const RUNS = Number(process.env.DAM_BENCH_ACTIVATION_RUNS ?? 3);
+
+async function buildBaselines(): Promise<void> {
+  const { extensionBuildOptions } = (await import(join(ROOT, 'esbuild.mjs'))) as {
+    extensionBuildOptions: (entry: string, outfile: string, production?: boolean) => esbuild.BuildOptions;
+  };
+  mkdirSync(join(EMPTY, 'dist'), { recursive: true });
+  copyFileSync(join(ROOT, 'bench/fixtures/empty-extension/package.json'), join(EMPTY, 'package.json'));
+  await esbuild.build({ ...extensionBuildOptions(join(ROOT, 'bench/fixtures/empty-extension/extension.ts'), join(EMPTY, 'dist/extension.js'), true), logLevel: 'error' });
+  await esbuild.build({
+    bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], logLevel: 'error',
+    entryPoints: [join(ROOT, 'bench/fixtures/activation-probe.ts')], outfile: join(OUT, 'probe/index.js'),
+  });
+}
+
+function kb(file: string): string {
+  return `${(statSync(file).size / 1024).toFixed(1)} KB`;
+}
+
+async function activation(): Promise<void> {
+  const harness = (await import(join(ROOT, 'test/e2e/harness.mjs'))) as {
+    findChromium(): string | undefined;
+    startWorkbench(options: Record<string, unknown>): Promise<{ testsExitCode: Promise<number>; stop(): Promise<void> }>;
+  };
+  if (!harness.findChromium()) {
+    console.log('activation: skipped (no Chromium: the VS Code harness cannot run here)');
+    return;
+  }
+  const ours: number[] = [];
+  const own: number[] = [];
+  const empty: number[] = [];
+  const measure = async (extensionPath: string, id: string): Promise<number> => {
+    let line = '';
+    const output: string[] = [];
+    const wb = await harness.startWorkbench({
+      extensionDevelopmentPaths: [extensionPath],
+      extensionTestsPath: join(OUT, 'probe/index.js'),
+      onLog: (_type: string, text: string) => {
+        if (text.includes('DAM_BENCH_ACTIVATION')) line = text;
+        else output.push(text);
+      },
+    });
+    try {
+      const code = await wb.testsExitCode;
+      if (code !== 0) throw new Error(`the activation probe failed (exit ${code}):\n${output.slice(-20).join('\n')}`);
+    } finally {
+      await wb.stop();
+    }
+    const figures = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>;
+    const timings = figures[`${id}:timings`] as { moduleLoadMs: number; activateMs: number } | undefined;
+    if (timings) own.push(timings.moduleLoadMs + timings.activateMs);
+    return figures[id] as number;
+  };
+  // Alternate the two so that drift in machine load affects both alike.
+  for (let i = 0; i < RUNS; i++) {
+    ours.push(await measure(ROOT, 'dam-workbench.dam-workbench'));
+    empty.push(await measure(EMPTY, 'dam-bench.empty-extension'));
+  }
+  const m = median(ours);
+  const b = median(empty);
+  printRow(`activation, load to activate() return (median of ${RUNS})`, `${m.toFixed(1)} ms`, `${b.toFixed(1)} ms empty extension`, `${(m / b).toFixed(2)}x`);
+  printRow('  of which our module load + activate()', `${median(own).toFixed(1)} ms`, `${(m - b).toFixed(1)} ms difference to empty`, 'target < 50 ms');
+}
+
+async function main(): Promise<void> {
+  await buildBaselines();
+  for (const name of ['extension.js', 'cli.js', 'emulator.js']) {
+    const file = join(ROOT, 'dist', name);
+    if (!existsSync(file)) throw new Error(`${file} is missing: run node esbuild.mjs --production first`);
+  }
+  printRow('bundle dist/extension.js', kb(join(ROOT, 'dist/extension.js')), `${kb(join(EMPTY, 'dist/extension.js'))} empty extension`, 'target < 1 MB');
+  printRow('bundle dist/cli.js', kb(join(ROOT, 'dist/cli.js')), '', '');
+  printRow('bundle dist/emulator.js', kb(join(ROOT, 'dist/emulator.js')), '', 'plus PGlite wasm/data beside it');
+  await activation();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
