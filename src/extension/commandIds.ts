@@ -10,6 +10,14 @@ export const Commands = {
   removeConnection: 'dam.removeConnection',
   editConnections: 'dam.editConnections',
   showLog: 'dam.showLog',
+  explorerRefresh: 'dam.explorer.refresh',
+  explorerRefreshNode: 'dam.explorer.refreshNode',
+  explorerLoadMore: 'dam.explorer.loadMore',
+  explorerLoadAll: 'dam.explorer.loadAll',
+  explorerRetry: 'dam.explorer.retry',
+  explorerFind: 'dam.explorer.find',
+  explorerClearFind: 'dam.explorer.clearFind',
+  copyId: 'dam.copyId',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

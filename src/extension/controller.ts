@@ -8,6 +8,7 @@ import { ProfileStore } from './connections/profileStore';
 import { ConnectionStatusBar } from './connections/statusBar';
 import type { Session } from './connections/session';
 import { EmulatorProcess } from './emulator/emulatorProcess';
+import { Explorer } from './explorer/explorer';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -19,6 +20,7 @@ export interface DamApi {
   readonly connections: ConnectionManager;
   readonly emulator: EmulatorProcess;
   readonly log: DamLog;
+  readonly explorer: Explorer;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -38,6 +40,7 @@ export class DamController implements vscode.Disposable {
   readonly profiles: ProfileStore;
   readonly connections: ConnectionManager;
   readonly emulator: EmulatorProcess;
+  readonly explorer: Explorer;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -47,6 +50,7 @@ export class DamController implements vscode.Disposable {
     d.push(vscode.window.registerUriHandler(uriHandler));
     this.connections = track(d, new ConnectionManager(this.profiles, this.log, uriHandler));
     this.emulator = track(d, new EmulatorProcess(context.asAbsolutePath('dist/emulator.js'), this.log));
+    this.explorer = track(d, new Explorer(this.connections, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -161,7 +165,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

@@ -14,6 +14,9 @@ export class DamLog implements vscode.Disposable {
   private readonly secrets = new Set<string>();
   /** The last lines written, scrubbed, for "copy diagnostics" and for tests that check what was logged. */
   private readonly recent: string[] = [];
+  private readonly requested = new vscode.EventEmitter<RequestLogEntry>();
+  /** Every request's outcome, for status such as "rate limited, retrying". */
+  readonly onDidRequest = this.requested.event;
 
   constructor() {
     this.channel = vscode.window.createOutputChannel('DAM', { log: true });
@@ -34,6 +37,7 @@ export class DamLog implements vscode.Disposable {
   request(entry: RequestLogEntry): void {
     const line = `${entry.method} ${pathOf(entry.url)} ${entry.status} ${Math.round(entry.ms)}ms`;
     this.write(entry.status === 'error' || (typeof entry.status === 'number' && entry.status >= 500) ? 'warn' : 'info', line);
+    this.requested.fire(entry);
   }
 
   info(message: string): void {
@@ -65,6 +69,7 @@ export class DamLog implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.requested.dispose();
     this.channel.dispose();
   }
 }

@@ -1,7 +1,7 @@
 // Owns the active connection: which profile is active, its signed-in client, and the state the UI shows.
 import * as vscode from 'vscode';
 import type { Profile } from '../../api/profile';
-import { ContextKeys } from '../commandIds';
+import { Commands, ContextKeys } from '../commandIds';
 import type { DamLog } from '../log';
 import type { ProfileStore } from './profileStore';
 import { openSession, type Session } from './session';
@@ -73,6 +73,21 @@ export class ConnectionManager implements vscode.Disposable {
     this.generation++;
     this.setState({ kind: 'error', profile, message: 'signed out' });
     this.log.info(`Signed out of ${profile.name}; its secrets were removed from secret storage.`);
+  }
+
+  private prompting = false;
+
+  /** Asks once (not once per failed request) whether to sign in again after a 401. */
+  async promptSignIn(): Promise<void> {
+    const profile = this.activeProfile();
+    if (!profile || this.prompting) return;
+    this.prompting = true;
+    try {
+      const choice = await vscode.window.showWarningMessage(`DAM: the sign-in to ${profile.name} was refused or has expired.`, 'Sign In Again');
+      if (choice) await vscode.commands.executeCommand(Commands.signIn);
+    } finally {
+      this.prompting = false;
+    }
   }
 
   activeProfile(): Profile | undefined {

@@ -2,7 +2,8 @@
 // and the request log wiring. Prompts for missing secrets only when the user started the sign-in.
 import * as vscode from 'vscode';
 import { authorizationCodeProvider, clientCredentialsProvider, exchangeCode, passwordProvider, type AccessToken, type CachingTokenProvider } from '../../api/auth';
-import { HttpClient } from '../../api/http';
+import { DamClient } from '../../api/client';
+import { HttpClient, type RequestEvent } from '../../api/http';
 import type { Profile } from '../../api/profile';
 import { SECTION } from '../commandIds';
 import type { DamLog } from '../log';
@@ -12,7 +13,7 @@ import type { ProfileStore } from './profileStore';
 
 export interface Session extends vscode.Disposable {
   readonly profile: Profile;
-  readonly http: HttpClient;
+  readonly client: DamClient;
   readonly tokens: CachingTokenProvider;
 }
 
@@ -31,20 +32,20 @@ export function userAgent(): string {
   return `dam-workbench/${version} vscode/${vscode.version}`;
 }
 
-/** Builds the HTTP client for a profile, logging every request without headers or secrets. */
-export function createHttp(profile: Profile, log: DamLog): HttpClient {
+function transportOptions(log: DamLog) {
   const timeoutS = vscode.workspace.getConfiguration(SECTION).get<number>('requestTimeoutSeconds') ?? 30;
-  return new HttpClient({
-    endpoints: profile.endpoints,
+  return {
     userAgent: userAgent(),
     timeoutMs: timeoutS * 1000,
-    onRequest: (e) => log.request({ method: e.method, url: e.url, status: e.status === 0 ? 'error' : e.status, ms: e.ms }),
-  });
+    // The event carries method, redacted URL, status and time only: never headers or bodies.
+    onRequest: (e: RequestEvent) => log.request({ method: e.method, url: e.url, status: e.status === 0 ? 'error' : e.status, ms: e.ms }),
+  };
 }
 
 export async function openSession(options: OpenSessionOptions): Promise<Session> {
   const { profile, store, log, interactive } = options;
-  const http = createHttp(profile, log);
+  // Token requests go through their own transport; the DamClient below shares the token provider.
+  const http = new HttpClient({ endpoints: profile.endpoints, ...transportOptions(log) });
   const secrets = await store.getSecrets(profile.id);
   log.addSecret(secrets.clientSecret);
   log.addSecret(secrets.password);
@@ -87,7 +88,6 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
       break;
     }
   }
-  http.tokenProvider = tokens;
 
   // Signing in proves the profile works; the token itself is only ever held in memory and SecretStorage.
   const abort = new AbortController();
@@ -98,5 +98,6 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
   } finally {
     sub?.dispose();
   }
-  return { profile, http, tokens, dispose: () => undefined };
+  const client = new DamClient({ profile, tokenProvider: tokens, ...transportOptions(log) });
+  return { profile, client, tokens, dispose: () => undefined };
 }

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { Commands, ContextKeys, VIEW_EXPLORER } from '../../../src/extension/commandIds';
+import { NodeContext } from '../../../src/extension/explorer/nodes';
 
 interface Contributes {
   commands: { command: string; title: string; category?: string }[];
@@ -38,13 +39,23 @@ describe('package.json contributions', () => {
   });
 
   it('uses only context keys the extension sets in when clauses', () => {
-    const known = new Set<string>(Object.values(ContextKeys));
+    const known = new Set<string>([...Object.values(ContextKeys), ...Object.values(NodeContext)]);
     const whens = [...Object.values(c.menus).flat().map((m) => m.when), ...c.viewsWelcome.map((w) => w.when)].filter((w): w is string => !!w);
     for (const when of whens) {
-      for (const key of when.match(/\bdam\.[\w.]+/g) ?? []) {
+      // Strip regular expressions (viewItem =~ /…/): their escaped dots are not keys.
+      for (const key of when.replace(/=~\s*\/.*?\//g, '').match(/\bdam\.[\w.]+/g) ?? []) {
         if (key === VIEW_EXPLORER) continue;
         assert.ok(known.has(key), `unknown context key ${key} in "${when}"`);
       }
+    }
+  });
+
+  it('gives every tree-item context value a menu entry', () => {
+    const whens = (c.menus['view/item/context'] ?? []).map((m) => m.when ?? '');
+    for (const value of Object.values(NodeContext)) {
+      if (value === NodeContext.message) continue; // informational rows have no actions
+      const matched = whens.some((w) => w.includes(`viewItem == ${value}`) || [...w.matchAll(/viewItem =~ \/(.*?)\//g)].some((m) => new RegExp(m[1]).test(value)));
+      assert.ok(matched, `no context menu for ${value}`);
     }
   });
 

@@ -1,0 +1,54 @@
+// The kinds of node in the DAM Explorer, as plain data; the provider turns them into tree items.
+import type { Classification, DamRecord } from '../../api/schemas';
+
+/** Paging state of the records directly under one classification. */
+export interface RecordPaging {
+  records: DamRecord[];
+  /** Cursor of the next page; undefined once the last page arrived. */
+  nextCursor: string | undefined;
+  totalCount: number | undefined;
+  /** True after the first page arrived. */
+  started: boolean;
+}
+
+export type ExplorerNode =
+  | { kind: 'classification'; id: string; parentKey: string | undefined; classification: Classification }
+  | { kind: 'record'; id: string; parentKey: string; record: DamRecord }
+  | { kind: 'loadMore'; id: string; parentKey: string; classificationId: string; shown: number; total: number | undefined }
+  | { kind: 'message'; id: string; parentKey: string | undefined; text: string; detail?: string; severity: 'error' | 'info'; action?: 'retry' | 'signIn'; retryKey?: string }
+  | { kind: 'results'; id: string; parentKey: undefined; query: string; hits: DamRecord[]; total: number | undefined };
+
+/** The stable key of a node: VS Code keeps expansion across refreshes for items with the same id. */
+export function keyOf(node: ExplorerNode): string {
+  switch (node.kind) {
+    case 'classification':
+      return `cls:${node.id}`;
+    case 'record':
+      return `rec:${node.parentKey}:${node.id}`;
+    case 'loadMore':
+      return `more:${node.classificationId}`;
+    case 'message':
+      return `msg:${node.parentKey ?? 'root'}:${node.id}`;
+    case 'results':
+      return `results:${node.id}`;
+  }
+}
+
+/** `contextValue` per node kind: package.json menus match on these. */
+export const NodeContext = {
+  classification: 'dam.classification',
+  record: 'dam.record',
+  loadMore: 'dam.loadMore',
+  message: 'dam.message',
+  messageRetry: 'dam.message.retry',
+  results: 'dam.results',
+} as const;
+
+export function classificationLabel(c: Classification): string {
+  const label = c.labels?.find((l) => l.value)?.value;
+  return label || c.name || c.identifier || c.id;
+}
+
+export function recordLabel(r: DamRecord): string {
+  return r.title || r.id;
+}
