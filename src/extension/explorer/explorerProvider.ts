@@ -4,12 +4,11 @@ import * as vscode from 'vscode';
 import { ApiError, AuthRequiredError } from '../../api/errors';
 import type { DamClient } from '../../api/client';
 import type { Classification, DamRecord } from '../../api/schemas';
-import { Commands } from '../commandIds';
+import { Commands, SECTION } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { NodeContext, classificationLabel, keyOf, recordLabel, type ExplorerNode, type RecordPaging } from './nodes';
 
-const PAGE_SIZE = 50;
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
 
@@ -208,7 +207,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
 
   private recordQuery(classificationId: string, signal?: AbortSignal) {
     // Cursor paging needs the same expression and sort on every page; the id travels as a parameter.
-    return { expression: 'DirectClassification = @classification', namedParameters: { classification: classificationId }, sort: 'Title', pageSize: PAGE_SIZE, signal };
+    return { expression: 'DirectClassification = @classification', namedParameters: { classification: classificationId }, sort: 'Title', pageSize: pageSize(), signal };
   }
 
   private async firstPage(client: DamClient, classificationId: string): Promise<RecordPaging> {
@@ -260,6 +259,11 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();
   }
+}
+
+function pageSize(): number {
+  const value = vscode.workspace.getConfiguration(SECTION).get<number>('explorer.pageSize') ?? 50;
+  return Math.min(100, Math.max(1, Math.floor(value)));
 }
 
 function sortClassifications(list: Classification[]): Classification[] {
