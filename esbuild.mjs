@@ -28,6 +28,8 @@ const common = {
   minify: production,
   logLevel: verbose ? 'info' : 'warning',
   legalComments: 'none',
+  // Prefer ES modules: some packages (jsonc-parser) ship a UMD `main` whose dynamic requires esbuild cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 /** How an extension bundle is built; the activation benchmark builds its empty baseline extension the same way. */

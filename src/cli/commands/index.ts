@@ -1,4 +1,11 @@
 // Every `dam` sub-command, in the order `dam help` lists them. Add a command by adding its module here.
 import type { Command } from '../command';
+import { emulatorCommand } from './emulator';
+import { searchCommand } from './search';
+import { getCommand } from './get';
+import { lintCommand } from './lint';
+import { analyticsRunCommand } from './analytics';
+import { tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand } from './tasks';
+import { stringsResolveCommand } from './strings';
 
-export const commands: Command[] = [];
+export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand];

@@ -91,7 +91,7 @@ describe('Connections', () => {
     assert.equal(dam.connections.state.kind, 'connected');
     assert.equal(session.profile.kind, 'emulator');
 
-    const root = await session.http.request({ method: 'GET', path: '/' });
+    const root = await session.client.http.request({ method: 'GET', path: '/' });
     assert.equal(root.status, 200);
 
     const token = await session.tokens.getToken();

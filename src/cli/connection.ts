@@ -1,0 +1,141 @@
+// How every `dam` command that talks to the service finds it: flags, then DAM_* environment
+// variables, then the local emulator with its contract credentials. Secrets come only from the
+// environment, never from argv (they would show in `ps` and shell history).
+import { DamClient } from '../api/client';
+import { redact } from '../api/errors';
+import { EMULATOR_CLIENT, OAuthFlowSchema, ProfileSchema, emulatorEndpoints, type Endpoints, type OAuthFlow, type Profile, type ProfileSecrets } from '../api/profile';
+import { UsageError, type CommandIO, type OptionSpec } from './command';
+
+export const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:7070';
+export const CLI_USER_AGENT = 'dam-workbench-cli/0.1.0';
+
+/** Spread into a command's `options` to accept the connection flags. */
+export const connectionOptions = {
+  url: { type: 'string' },
+  'auth-url': { type: 'string' },
+  'base-url': { type: 'string' },
+  'core-url': { type: 'string' },
+  'upload-url': { type: 'string' },
+  'ops-url': { type: 'string' },
+  'analytics-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  flow: { type: 'string' },
+  username: { type: 'string' },
+  verbose: { type: 'boolean' },
+} satisfies OptionSpec;
+
+/** Usage text for the flags above, for commands to append to their own usage. */
+export const CONNECTION_USAGE =
+  '[--url ORIGIN | --auth-url U --base-url U --core-url U --upload-url U --ops-url U --analytics-url U] [--client-id ID] [--flow clientCredentials|password] [--username NAME] [--verbose]\n' +
+  '  environment: DAM_URL, DAM_AUTH_URL, DAM_BASE_URL, DAM_CORE_URL, DAM_UPLOAD_URL, DAM_OPS_URL, DAM_ANALYTICS_URL, DAM_CLIENT_ID, DAM_FLOW, DAM_USERNAME;\n' +
+  '  secrets only from the environment: DAM_CLIENT_SECRET, DAM_PASSWORD. Default: the local emulator at ' +
+  DEFAULT_EMULATOR_URL;
+
+export interface Connection {
+  profile: Profile;
+  secrets: ProfileSecrets;
+  /** Whether the emulator's contract credentials were filled in. */
+  usesEmulatorCredentials: boolean;
+}
+
+type Values = Record<string, unknown>;
+
+function pick(values: Values, env: NodeJS.ProcessEnv, flag: string, variable: string): string | undefined {
+  const fromFlag = values[flag];
+  if (typeof fromFlag === 'string' && fromFlag.trim() !== '') return fromFlag.trim();
+  const fromEnv = env[variable];
+  return fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv.trim() : undefined;
+}
+
+function checkUrl(name: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return value.replace(/\/+$/, '');
+  } catch {
+    throw new UsageError(`${name} '${value}' is not an http(s) URL`);
+  }
+}
+
+function parseFlow(value: string): OAuthFlow {
+  const normalised = value.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
+  const flow = OAuthFlowSchema.safeParse(normalised);
+  if (!flow.success) throw new UsageError(`--flow '${value}' is not one of clientCredentials, password`);
+  if (flow.data === 'authorizationCode') {
+    throw new UsageError('the authorization code flow needs a browser: sign in from the VS Code extension, or use clientCredentials or password here');
+  }
+  return flow.data;
+}
+
+/**
+ * The connection a command should use. Six addresses: `--url` (an emulator origin) yields all of
+ * them; each `--<kind>-url` then overrides one, as a real tenant spreads them over hosts.
+ */
+export function resolveConnection(values: Values, env: NodeJS.ProcessEnv): Connection {
+  const origin = pick(values, env, 'url', 'DAM_URL');
+  const specific: Partial<Record<keyof Endpoints, string>> = {};
+  for (const kind of ['auth', 'base', 'core', 'upload', 'ops', 'analytics'] as const) {
+    const value = pick(values, env, `${kind}-url`, `DAM_${kind.toUpperCase()}_URL`);
+    if (value !== undefined) specific[kind] = checkUrl(`--${kind}-url`, value);
+  }
+  const hasSpecific = Object.keys(specific).length > 0;
+
+  let endpoints: Endpoints;
+  if (origin !== undefined || !hasSpecific) {
+    endpoints = { ...emulatorEndpoints(checkUrl('--url', origin ?? DEFAULT_EMULATOR_URL)), ...specific };
+  } else {
+    // A tenant given host by host: base and core imply each other, the rest default to the identity host.
+    const base = specific.base ?? specific.core?.replace(/\/api\/core$/i, '');
+    if (base === undefined) throw new UsageError('give --base-url or --core-url (or --url for an emulator)');
+    const core = specific.core ?? `${base}/api/core`;
+    const auth = specific.auth ?? base;
+    endpoints = { base, core, auth, upload: specific.upload ?? auth, ops: specific.ops ?? auth, analytics: specific.analytics ?? auth };
+  }
+
+  const clientId = pick(values, env, 'client-id', 'DAM_CLIENT_ID') ?? EMULATOR_CLIENT.clientId;
+  const flowText = pick(values, env, 'flow', 'DAM_FLOW');
+  const username = pick(values, env, 'username', 'DAM_USERNAME');
+  const flow: OAuthFlow = flowText ? parseFlow(flowText) : username ? 'password' : 'clientCredentials';
+  const isEmulatorClient = clientId === EMULATOR_CLIENT.clientId;
+
+  // The emulator's published credentials are filled in only for its own client id.
+  let usesEmulatorCredentials = false;
+  let clientSecret = env.DAM_CLIENT_SECRET;
+  if (clientSecret === undefined && isEmulatorClient) {
+    clientSecret = EMULATOR_CLIENT.clientSecret;
+    usesEmulatorCredentials = true;
+  }
+  let password = env.DAM_PASSWORD;
+  const user = username ?? (flow === 'password' && isEmulatorClient ? EMULATOR_CLIENT.username : undefined);
+  if (flow === 'password' && password === undefined && isEmulatorClient && user === EMULATOR_CLIENT.username) {
+    password = EMULATOR_CLIENT.password;
+    usesEmulatorCredentials = true;
+  }
+  if (flow === 'clientCredentials' && clientSecret === undefined) throw new UsageError(`no client secret for client '${clientId}': set DAM_CLIENT_SECRET`);
+  if (flow === 'password' && user === undefined) throw new UsageError('the password flow needs --username or DAM_USERNAME');
+  if (flow === 'password' && password === undefined) throw new UsageError('the password flow needs DAM_PASSWORD in the environment');
+
+  const profile = ProfileSchema.parse({
+    id: 'cli',
+    name: 'command line',
+    kind: origin !== undefined || !hasSpecific ? 'emulator' : 'tenant',
+    endpoints,
+    flow,
+    clientId,
+    scope: 'api',
+    username: user,
+  });
+  return { profile, secrets: { clientSecret, password }, usesEmulatorCredentials };
+}
+
+/** A ready client for a command; with `--verbose`, every request is logged (redacted) to stderr. */
+export function connect(values: Values, io: Pick<CommandIO, 'env' | 'stderr'>): DamClient {
+  const { profile, secrets } = resolveConnection(values, io.env);
+  const verbose = values.verbose === true;
+  return new DamClient({
+    profile,
+    secrets,
+    userAgent: CLI_USER_AGENT,
+    onRequest: verbose ? (e) => io.stderr.write(redact(`${e.method} ${e.url} → ${e.status || e.error} ${e.ms} ms${e.attempt ? ` (retry ${e.attempt})` : ''}\n`)) : undefined,
+  });
+}

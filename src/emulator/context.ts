@@ -1,0 +1,80 @@
+// What every route module receives: the store, the error factory, config, a clock and the auth helper.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TokenService } from './auth';
+import type { RouteInfo } from './docs';
+import type { ErrorFactory } from './errors';
+import type { Store } from './storage/store';
+
+/** The authenticated caller of a request: the user its token acts as, the client, and its privileges. */
+export interface Caller {
+  userId: number;
+  clientId: string;
+  /** Named rights such as '.RoleExecuteMaintenanceJobs'; '*' means every right (system administrator). */
+  privileges: Set<string>;
+}
+
+/**
+ * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
+ * 'api' (default) needs API-Version, Accept, Authorization and User-Agent; 'discovery' (/, /supportedVersions)
+ * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing.
+ */
+export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** One line for the generated OpenAPI document. */
+    summary?: string;
+    tags?: string[];
+  }
+  interface FastifyContextConfig {
+    headers?: HeaderPolicy;
+    /** JSON Schema of a body validated with zod in the handler, shown in /docs. */
+    bodySchema?: unknown;
+  }
+  interface FastifyRequest {
+    /** Set for every route with the 'api' header policy before its handler runs; null otherwise. */
+    caller: Caller | null;
+  }
+}
+
+export interface EmulatorConfig {
+  /** `expires_in` of new access tokens, in seconds. */
+  tokenTtl: number;
+  /** Page-size caps and default of the spec. */
+  pageSizeDefault: number;
+  pageSizeMax: number;
+  recordsPageSizeMax: number;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface AuthHelper {
+  /** The caller of an authenticated request; throws 401 when the route was not authenticated. */
+  caller(request: FastifyRequest): Caller;
+  /** Throws 403 naming the right unless the caller holds it (or is a system administrator). */
+  require(request: FastifyRequest, right: string): Caller;
+  /** True when the caller holds the right (or is a system administrator). */
+  has(caller: Caller, right: string): boolean;
+}
+
+export interface EmulatorContext {
+  store: Store;
+  errors: ErrorFactory;
+  config: EmulatorConfig;
+  clock: Clock;
+  auth: AuthHelper;
+  /** The absolute origin links are built on (`http://host:port`), taken from the request when it is sane. */
+  origin(request: FastifyRequest): string;
+  /** Per-tenant secret for signing cursors and other opaque values. */
+  secret: string;
+  /** Issues and checks access tokens (the token endpoint uses it). */
+  tokens: TokenService;
+  /** Every registered route with its schema, for the generated OpenAPI document. */
+  routes: RouteInfo[];
+  /** Diagnostic log line (no-op unless the caller passed `log`). */
+  log(line: string): void;
+}
+
+export type RouteModule = (app: FastifyInstance, ctx: EmulatorContext) => void | Promise<void>;

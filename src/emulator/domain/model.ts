@@ -1,0 +1,396 @@
+// Loaders and HAL resource types of the core resources (record, field, classification, user, …).
+import { defineType, normaliseGuid, type Json, type RenderContext } from '../hal';
+import type { Queryable } from '../storage/store';
+import { NEUTRAL_LANGUAGE } from '../seed/fixed';
+
+export const core = (rc: RenderContext) => `${rc.origin}/api/core`;
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export interface RecordRow {
+  id: string;
+  title: string;
+  status: string;
+  content_type: string;
+  tag: string | null;
+  text_content: string | null;
+  has_image_overlay: boolean;
+  ai_influenced: boolean;
+  file_count: number;
+  created_on: Date;
+  modified_on: Date;
+  created_by: number;
+  modified_by: number;
+}
+
+export interface ClassificationRow {
+  id: string;
+  identifier: string;
+  name: string;
+  parent_id: string | null;
+  sort_index: number;
+  sort_order: string;
+  labels: { languageId: string; value: string }[];
+  name_path: string;
+  label_path: string;
+  has_children: boolean;
+  created_on: Date;
+  modified_on: Date;
+  created_by: number | null;
+  modified_by: number | null;
+}
+
+export interface UserRow {
+  id: number;
+  login: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  is_admin: boolean;
+  active: boolean;
+  language_id: string;
+  created_on: Date;
+  modified_on: Date;
+}
+
+export interface FieldDefinitionRow {
+  id: string;
+  name: string;
+  labels: { languageId: string; value: string }[];
+  data_type: string;
+  field_group_id: string | null;
+  is_required: boolean;
+  is_localizable: boolean;
+  default_value: { value?: unknown; values?: unknown[] } | null;
+  options: { id: string; name: string; label: string }[];
+  root_classification_id: string | null;
+  sort_index: number;
+  created_on: Date;
+  modified_on: Date;
+}
+
+export interface FieldGroupRow {
+  id: string;
+  name: string;
+  labels: { languageId: string; value: string }[];
+  sort_index: number;
+}
+
+/** A record's value of one field: the definition plus the stored localized values. */
+export interface FieldValueRow {
+  recordId: string;
+  definition: FieldDefinitionRow;
+  values: { languageId: string; value: { value?: unknown; values?: unknown[] } }[];
+  isDefault: boolean;
+}
+
+const CLASSIFICATION_COLUMNS = `c.id, c.identifier, c.name, c.parent_id, c.sort_index, c.sort_order, c.labels, c.name_path, c.label_path,
+  EXISTS (SELECT 1 FROM classifications k WHERE k.parent_id = c.id) AS has_children, c.created_on, c.modified_on, c.created_by, c.modified_by`;
+
+/** Loads rows by id, keeping the order of `ids`. */
+async function byIds<T extends { id: string | number }>(db: Queryable, sql: string, ids: (string | number)[]): Promise<T[]> {
+  if (!ids.length) return [];
+  const rows = await db.query<T>(sql, [ids.map(String)]);
+  const map = new Map(rows.map((r) => [String(r.id), r]));
+  return ids.map((id) => map.get(String(id))).filter((r): r is T => r !== undefined);
+}
+
+export const load = {
+  records: (db: Queryable, ids: string[]) => byIds<RecordRow>(db, 'SELECT * FROM records WHERE id = ANY($1::text[])', ids),
+  classifications: (db: Queryable, ids: string[]) =>
+    byIds<ClassificationRow>(db, `SELECT ${CLASSIFICATION_COLUMNS} FROM classifications c WHERE c.id = ANY($1::text[])`, ids),
+  classificationsWhere: (db: Queryable, where: string, params: unknown[], order = 'c.sort_index, c.name') =>
+    db.query<ClassificationRow>(`SELECT ${CLASSIFICATION_COLUMNS} FROM classifications c WHERE ${where} ORDER BY ${order}`, params as never[]),
+  users: (db: Queryable, ids: number[]) => byIds<UserRow>(db, 'SELECT * FROM users WHERE id::text = ANY($1::text[])', ids),
+  fieldDefinitions: (db: Queryable, ids: string[]) => byIds<FieldDefinitionRow>(db, 'SELECT * FROM field_definitions WHERE id = ANY($1::text[])', ids),
+  fieldGroups: (db: Queryable, ids: string[]) => byIds<FieldGroupRow>(db, 'SELECT * FROM field_groups WHERE id = ANY($1::text[])', ids),
+};
+
+async function memo<T>(rc: RenderContext, key: string, fn: () => Promise<T>): Promise<T> {
+  if (rc.memo.has(key)) return rc.memo.get(key) as T;
+  const value = await fn();
+  rc.memo.set(key, value);
+  return value;
+}
+
+async function oneUser(rc: RenderContext, id: number | null): Promise<UserRow | null> {
+  if (id === null) return null;
+  return memo(rc, `user:${id}`, async () => (await load.users(rc.ctx.store, [id]))[0] ?? null);
+}
+
+/** Which language ids a request shows: the `languages` header, else the neutral language and the caller's. */
+export function languageFilter(rc: RenderContext): (languageId: string) => boolean {
+  if (rc.languages === '*') return () => true;
+  if (rc.languages) {
+    const wanted = new Set(rc.languages);
+    return (id) => wanted.has(id) || id === NEUTRAL_LANGUAGE;
+  }
+  return () => true;
+}
+
+function labelsFor(rc: RenderContext, labels: { languageId: string; value: string }[]) {
+  const keep = languageFilter(rc);
+  return labels.filter((l) => keep(l.languageId));
+}
+
+/** Field values of records, honouring `select-record-fields`, `-fieldgroups` and `select-resolve-default-values`. */
+export async function loadFieldValues(rc: RenderContext, recordId: string): Promise<FieldValueRow[]> {
+  const db = rc.ctx.store;
+  const defs = await memo(rc, 'fielddefs', () => db.query<FieldDefinitionRow>('SELECT * FROM field_definitions ORDER BY sort_index, name'));
+  const groups = await memo(rc, 'fieldgroups', () => db.query<FieldGroupRow>('SELECT * FROM field_groups'));
+  const stored = await db.query<{ field_id: string; language_id: string; value: { value?: unknown; values?: unknown[] } }>(
+    'SELECT field_id, language_id, value FROM field_values WHERE record_id = $1',
+    [recordId],
+  );
+  const onlyFields = rc.fieldSelection?.fields;
+  const onlyGroups = rc.fieldSelection?.groups;
+  const wantedDef = (d: FieldDefinitionRow) => {
+    const label = d.labels[0]?.value ?? '';
+    const matches = (list: string[], ...keys: string[]) => list.some((k) => keys.some((key) => key.toLowerCase() === k.toLowerCase() || normaliseGuid(k) === key));
+    if (onlyFields && !matches(onlyFields, d.id, d.name, label)) return false;
+    if (onlyGroups) {
+      const group = groups.find((g) => g.id === d.field_group_id);
+      if (!group || !matches(onlyGroups, group.id, group.name, group.labels[0]?.value ?? '')) return false;
+    }
+    return true;
+  };
+  const keepLanguage = languageFilter(rc);
+  const resolveDefaults = rc.resolveDefaults;
+  const out: FieldValueRow[] = [];
+  for (const def of defs) {
+    if (!wantedDef(def)) continue;
+    const values = stored.filter((s) => s.field_id === def.id && keepLanguage(s.language_id)).map((s) => ({ languageId: s.language_id, value: s.value }));
+    if (values.length) out.push({ recordId, definition: def, values, isDefault: false });
+    else if (resolveDefaults && def.default_value) {
+      out.push({ recordId, definition: def, values: [{ languageId: NEUTRAL_LANGUAGE, value: def.default_value }], isDefault: true });
+    }
+  }
+  return out;
+}
+
+export const recordType = defineType<RecordRow>({
+  name: 'record',
+  self: (r, rc) => `${core(rc)}/record/${r.id}`,
+  attributes: (r) => ({
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    contentType: r.content_type,
+    createdOn: iso(r.created_on),
+    modifiedOn: iso(r.modified_on),
+    tag: r.tag,
+  }),
+  optional: {
+    textContent: (r) => r.text_content,
+    hasImageOverlay: (r) => r.has_image_overlay,
+    aiInfluenced: (r) => r.ai_influenced,
+    fileCount: (r) => r.file_count,
+  },
+  relations: [
+    { key: 'fields', type: 'field', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/fields`, load: (r, rc) => loadFieldValues(rc, r.id) },
+    { key: 'files', type: 'file', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/files`, load: async () => [] },
+    { key: 'preview', type: 'image', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/preview`, load: async () => null },
+    { key: 'thumbnail', type: 'image', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/thumbnail`, load: async () => null },
+    { key: 'masterfile', type: 'file', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/masterfile`, load: async () => null },
+    {
+      key: 'masterfilelatestversion',
+      type: 'fileversion',
+      many: false,
+      href: (r, rc) => `${core(rc)}/record/${r.id}/masterfilelatestversion`,
+      load: async () => null,
+    },
+    {
+      key: 'classifications',
+      type: 'classification',
+      many: true,
+      href: (r, rc) => `${core(rc)}/record/${r.id}/classifications`,
+      load: async (r, rc) =>
+        load.classificationsWhere(rc.ctx.store, 'c.id IN (SELECT classification_id FROM record_classifications WHERE record_id = $1)', [r.id], 'c.name_path'),
+    },
+    { key: 'permissions', type: 'permission', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/permissions`, load: async () => [] },
+    { key: 'createdby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${r.created_by}`, load: (r, rc) => oneUser(rc, r.created_by) },
+    { key: 'modifiedby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${r.modified_by}`, load: (r, rc) => oneUser(rc, r.modified_by) },
+  ],
+});
+
+/** The wire form of one stored value: scalars as `value`, list types as `values`. */
+function localizedValue(languageId: string, value: { value?: unknown; values?: unknown[] }): Json {
+  if (Array.isArray(value.values)) return { languageId, values: value.values };
+  return { languageId, value: value.value ?? null };
+}
+
+export const fieldType = defineType<FieldValueRow>({
+  name: 'field',
+  self: (f, rc) => `${core(rc)}/record/${f.recordId}/field/${f.definition.id}`,
+  attributes: (f, rc) => ({
+    id: f.definition.id,
+    fieldName: f.definition.name,
+    label: labelsFor(rc, f.definition.labels)[0]?.value ?? f.definition.labels[0]?.value ?? f.definition.name,
+    dataType: f.definition.data_type,
+    localizedValues: f.values.map((v) => localizedValue(v.languageId, v.value)),
+  }),
+  relations: [
+    {
+      key: 'definition',
+      type: 'fielddefinition',
+      many: false,
+      href: (f, rc) => `${core(rc)}/fielddefinition/${f.definition.id}`,
+      load: async (f) => f.definition,
+    },
+  ],
+});
+
+export const fieldDefinitionType = defineType<FieldDefinitionRow>({
+  name: 'fielddefinition',
+  self: (d, rc) => `${core(rc)}/fielddefinition/${d.id}`,
+  attributes: (d, rc) => ({
+    id: d.id,
+    name: d.name,
+    label: d.labels[0]?.value ?? d.name,
+    labels: labelsFor(rc, d.labels),
+    dataType: d.data_type,
+    fieldGroupId: d.field_group_id,
+    isRequired: d.is_required,
+    isLocalizable: d.is_localizable,
+    defaultValue: d.default_value,
+    sortIndex: d.sort_index,
+    createdOn: iso(d.created_on),
+    modifiedOn: iso(d.modified_on),
+    ...(d.data_type === 'OptionList' ? { items: d.options.map((o, i) => ({ id: o.id, name: o.name, label: o.label, sortIndex: i })) } : {}),
+    ...(d.data_type === 'ClassificationList' ? { rootClassificationId: d.root_classification_id } : {}),
+  }),
+  relations: [
+    {
+      key: 'fieldgroup',
+      type: 'fieldgroup',
+      many: false,
+      href: (d, rc) => `${core(rc)}/fieldgroup/${d.field_group_id ?? 'none'}`,
+      load: async (d, rc) => (d.field_group_id ? ((await load.fieldGroups(rc.ctx.store, [d.field_group_id]))[0] ?? null) : null),
+    },
+  ],
+});
+
+export const fieldGroupType = defineType<FieldGroupRow>({
+  name: 'fieldgroup',
+  self: (g, rc) => `${core(rc)}/fieldgroup/${g.id}`,
+  attributes: (g, rc) => ({ id: g.id, name: g.name, label: g.labels[0]?.value ?? g.name, labels: labelsFor(rc, g.labels), sortIndex: g.sort_index }),
+  relations: [
+    {
+      key: 'fields',
+      type: 'fielddefinition',
+      many: true,
+      href: (g, rc) => `${core(rc)}/fielddefinitions?filter=${encodeURIComponent(`FieldGroupId = ${g.id}`)}`,
+      load: (g, rc) => rc.ctx.store.query<FieldDefinitionRow>('SELECT * FROM field_definitions WHERE field_group_id = $1 ORDER BY sort_index', [g.id]),
+    },
+  ],
+});
+
+export const classificationType = defineType<ClassificationRow>({
+  name: 'classification',
+  self: (c, rc) => `${core(rc)}/classification/${c.id}`,
+  attributes: (c, rc) => ({
+    id: c.id,
+    identifier: c.identifier,
+    name: c.name,
+    namePath: c.name_path,
+    labelPath: c.label_path,
+    labels: labelsFor(rc, c.labels),
+    parentId: c.parent_id,
+    isRoot: c.parent_id === null,
+    hasChildren: c.has_children,
+    sortIndex: c.sort_index,
+    sortOrder: c.sort_order,
+    createdOn: iso(c.created_on),
+    modifiedOn: iso(c.modified_on),
+  }),
+  relations: [
+    {
+      key: 'parent',
+      type: 'classification',
+      many: false,
+      href: (c, rc) => `${core(rc)}/classification/${c.id}/parent`,
+      load: async (c, rc) => (c.parent_id ? ((await load.classifications(rc.ctx.store, [c.parent_id]))[0] ?? null) : null),
+    },
+    {
+      key: 'ancestors',
+      type: 'classification',
+      many: true,
+      href: (c, rc) => `${core(rc)}/classification/${c.id}/ancestors`,
+      load: (c, rc) => ancestors(rc.ctx.store, c.id),
+    },
+    {
+      key: 'children',
+      type: 'classification',
+      many: true,
+      href: (c, rc) => `${core(rc)}/classification/${c.id}/children`,
+      load: (c, rc) => load.classificationsWhere(rc.ctx.store, 'c.parent_id = $1', [c.id]),
+    },
+    { key: 'fields', type: 'field', many: true, href: (c, rc) => `${core(rc)}/classification/${c.id}/fields`, load: async () => [] },
+    { key: 'createdby', type: 'user', many: false, href: (c, rc) => `${core(rc)}/user/${c.created_by ?? 0}`, load: (c, rc) => oneUser(rc, c.created_by) },
+    { key: 'modifiedby', type: 'user', many: false, href: (c, rc) => `${core(rc)}/user/${c.modified_by ?? 0}`, load: (c, rc) => oneUser(rc, c.modified_by) },
+  ],
+});
+
+/** Ancestors from the root down to the parent. */
+export async function ancestors(db: Queryable, id: string): Promise<ClassificationRow[]> {
+  const ids = await db.query<{ id: string; depth: number }>(
+    `WITH RECURSIVE up(id, parent_id, depth) AS (
+       SELECT id, parent_id, 0 FROM classifications WHERE id = $1
+       UNION ALL SELECT c.id, c.parent_id, up.depth + 1 FROM classifications c JOIN up ON c.id = up.parent_id WHERE up.depth < 100)
+     SELECT id, depth FROM up WHERE depth > 0 ORDER BY depth DESC`,
+    [id],
+  );
+  return load.classifications(
+    db,
+    ids.map((r) => r.id),
+  );
+}
+
+export const userType = defineType<UserRow>({
+  name: 'user',
+  self: (u, rc) => `${core(rc)}/user/${u.id}`,
+  attributes: (u) => ({
+    id: u.id,
+    login: u.login,
+    name: `${u.first_name} ${u.last_name}`.trim(),
+    firstName: u.first_name,
+    lastName: u.last_name,
+    email: u.email,
+    isActive: u.active,
+    isSystemAdministrator: u.is_admin,
+    languageId: u.language_id,
+    createdOn: iso(u.created_on),
+    modifiedOn: iso(u.modified_on),
+  }),
+  relations: [
+    {
+      key: 'usergroups',
+      type: 'usergroup',
+      many: true,
+      href: (u, rc) => `${core(rc)}/user/${u.id}/usergroups`,
+      load: (u, rc) =>
+        rc.ctx.store.query('SELECT g.* FROM user_groups g JOIN user_group_members m ON m.group_id = g.id WHERE m.user_id = $1 ORDER BY g.id', [u.id]),
+    },
+  ],
+});
+
+export interface UserGroupRow {
+  id: number;
+  name: string;
+  created_on: Date;
+  modified_on: Date;
+}
+
+export const userGroupType = defineType<UserGroupRow>({
+  name: 'usergroup',
+  self: (g, rc) => `${core(rc)}/usergroup/${g.id}`,
+  attributes: (g) => ({ id: g.id, name: g.name, createdOn: iso(g.created_on), modifiedOn: iso(g.modified_on) }),
+  relations: [
+    {
+      key: 'members',
+      type: 'user',
+      many: true,
+      href: (g, rc) => `${core(rc)}/usergroup/${g.id}/members`,
+      load: (g, rc) => rc.ctx.store.query('SELECT u.* FROM users u JOIN user_group_members m ON m.user_id = u.id WHERE m.group_id = $1 ORDER BY u.id', [g.id]),
+    },
+  ],
+});

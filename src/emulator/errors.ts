@@ -1,0 +1,68 @@
+// The one home of every error the emulator answers: named constructors producing the spec's error object.
+
+/** The error object of the spec plus the two always-null members the live service sends. */
+export interface ErrorBody {
+  exceptionMessage: string;
+  exceptionType: string;
+  stackTrace: null;
+  innerException: null;
+}
+
+/** An error that knows its HTTP status and body; the server's error handler answers it verbatim. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly exceptionType: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return { exceptionMessage: this.message, exceptionType: this.exceptionType, stackTrace: null, innerException: null };
+  }
+}
+
+const ns = 'Dam.Core';
+
+/**
+ * Named constructors. Other areas add theirs by extending this object (e.g. `errors.taskRule`), so each
+ * status/type pairing is defined once.
+ */
+export const errors = {
+  badRequest: (message: string) => new ApiError(400, `${ns}.Common.BadRequestException`, message),
+  validation: (message: string) => new ApiError(400, `${ns}.Common.ValidationException`, message),
+  invalidSearchExpression: (message: string) => new ApiError(400, `${ns}.Search.InvalidSearchExpressionException`, message),
+  invalidCursor: (message: string) => new ApiError(400, `${ns}.Search.InvalidCursorException`, message),
+  malformedBody: (message: string) => new ApiError(400, `${ns}.Common.MalformedRequestException`, message),
+  missingHeader: (header: string) => new ApiError(400, `${ns}.Common.MissingHeaderException`, `The request header '${header}' is required.`),
+  unsupportedApiVersion: (version: string) =>
+    new ApiError(400, `${ns}.Common.UnsupportedApiVersionException`, `API version '${version}' is not supported; supported versions: 1.`),
+  unauthorized: (message = 'Authorization has been denied for this request.') =>
+    new ApiError(401, `${ns}.Security.UnauthorizedException`, message, { 'WWW-Authenticate': 'Bearer' }),
+  invalidToken: () =>
+    new ApiError(401, `${ns}.Security.UnauthorizedException`, 'The access token is missing, unknown or expired.', {
+      'WWW-Authenticate': 'Bearer error="invalid_token"',
+    }),
+  forbidden: (right: string) => new ApiError(403, `${ns}.Security.AccessDeniedException`, `Access denied: the caller lacks the right '${right}'.`),
+  notFound: (message = 'The requested resource does not exist.') => new ApiError(404, `${ns}.Common.NotFoundException`, message),
+  noDataFound: (what: string, id: string) => new ApiError(404, `${ns}.Common.NoDataFoundException`, `No ${what} with id '${id}' was found.`),
+  routeNotFound: (method: string, url: string) => new ApiError(404, `${ns}.Common.NotFoundException`, `No route matches ${method} ${url}.`),
+  methodNotAllowed: (method: string) => new ApiError(405, `${ns}.Common.MethodNotAllowedException`, `Method ${method} is not allowed here.`),
+  notAcceptable: (accept: string) =>
+    new ApiError(406, `${ns}.Common.NotAcceptableException`, `Cannot answer '${accept}'; use application/hal+json or application/json.`),
+  conflict: (message: string) => new ApiError(409, `${ns}.Common.ConflictException`, message),
+  gone: (replacement: string) =>
+    new ApiError(410, `${ns}.Common.GoneException`, `This route was deprecated and has been removed; use ${replacement} instead.`),
+  payloadTooLarge: (message = 'The request body is too large.') => new ApiError(413, `${ns}.Common.PayloadTooLargeException`, message),
+  unsupportedMediaType: (type: string) =>
+    new ApiError(415, `${ns}.Common.UnsupportedMediaTypeException`, `Content type '${type}' is not supported here.`),
+  /** A simple-task rule broken: the spec's message verbatim; 404 when the named data does not exist. */
+  taskRule: (status: 400 | 404, message: string) =>
+    new ApiError(status, status === 404 ? `${ns}.Common.NoDataFoundException` : `${ns}.WorkManagement.TaskValidationException`, message),
+  /** 403 whose message names the rights a combination of which is needed (task creation). */
+  accessDeniedBecause: (message: string) => new ApiError(403, `${ns}.Security.AccessDeniedException`, message),
+};
+
+export type ErrorFactory = typeof errors;

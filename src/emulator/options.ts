@@ -1,0 +1,48 @@
+// The emulator's command-line options, shared by `npm run emulator` (main.ts) and `dam emulator`.
+import type { EmulatorOptions } from './server';
+
+export const emulatorOptionSpec = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  'token-ttl': { type: 'string' },
+  database: { type: 'string' },
+  faults: { type: 'string' },
+} as const;
+
+export const emulatorUsage =
+  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]]';
+
+/** Turns parsed flags into options; throws an Error with a user-facing message on a bad value. */
+export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOptions {
+  const str = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const options: EmulatorOptions = {};
+  const port = str('port');
+  if (port !== undefined) {
+    if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new Error(`--port must be 0..65535, got '${port}'`);
+    options.port = Number(port);
+  }
+  options.host = str('host');
+  options.data = str('data');
+  const seed = str('seed');
+  if (seed !== undefined) {
+    if (seed !== 'demo' && seed !== 'empty') throw new Error(`--seed must be demo or empty, got '${seed}'`);
+    options.seed = seed;
+  }
+  const ttl = str('token-ttl');
+  if (ttl !== undefined) {
+    if (!/^\d{1,9}$/.test(ttl) || Number(ttl) < 1) throw new Error(`--token-ttl must be a positive number of seconds, got '${ttl}'`);
+    options.tokenTtl = Number(ttl);
+  }
+  options.database = str('database');
+  const faults = str('faults');
+  if (faults !== undefined) {
+    const [rateText, ...kinds] = faults.split(',').map((s) => s.trim());
+    const rate = Number(rateText);
+    if (!(rate >= 0 && rate <= 1)) throw new Error(`--faults needs a rate between 0 and 1 (e.g. 0.1 or 0.1,429), got '${faults}'`);
+    for (const k of kinds) if (k !== '429' && k !== '504') throw new Error(`--faults kinds are 429 and 504, got '${k}'`);
+    options.faults = { rate, kinds: kinds as ('429' | '504')[] };
+  }
+  return options;
+}

@@ -1,0 +1,15 @@
+// Every route module of the emulator; add one line per area.
+import type { RouteModule } from '../context';
+import { register as discovery } from './discovery';
+import { register as login } from './login';
+import { register as records } from './records';
+import { register as classifications } from './classifications';
+import { register as fields } from './fields';
+import { register as directory } from './directory';
+import { register as settings } from './settings';
+import { register as search } from './search';
+import { register as tasks } from './tasks';
+import { register as resources } from './resources';
+import { register as analytics } from './analytics';
+
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics];

@@ -1,0 +1,140 @@
+// Records: list (filter/sort/paging/cursor), read with select headers, create, partial update, delete, sub-resources.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { fieldType, load, loadFieldValues, recordType, classificationType, core } from '../domain/model';
+import { newGuid, RecordBody, writeRecord } from '../domain/records';
+import { normaliseGuid, pagedCollection, parsePaging, render, renderContext, requestParam, type RenderContext } from '../hal';
+import { runSearch } from '../search/run';
+import { docSchema, parseBody } from '../validate';
+
+export function register(app: FastifyInstance, ctx: EmulatorContext) {
+  const base = '/api/core';
+  const { errors } = ctx;
+
+  async function findRecord(id: string) {
+    const guid = normaliseGuid(id);
+    const row = guid ? (await load.records(ctx.store, [guid]))[0] : undefined;
+    if (!row) throw errors.noDataFound('record', id.slice(0, 100));
+    return row;
+  }
+
+  /** With `select-record-fields`/`-fieldgroups` the fields are embedded and the record carries no `_links`. */
+  async function renderRecord(rc: RenderContext, row: Awaited<ReturnType<typeof findRecord>>) {
+    if (rc.fieldSelection) {
+      const selected = new Set(rc.select.get('record') ?? []);
+      selected.add('fields');
+      rc.select.set('record', selected);
+    }
+    const body = await render(recordType, row, rc);
+    if (rc.fieldSelection) delete body._links;
+    return body;
+  }
+
+  app.get(`${base}/records`, { schema: { summary: 'List records (filter, sort, page, pageSize, skip, take, cursor)' } }, async (request) => {
+    const rc = renderContext(ctx, request);
+    const paging = parsePaging(request, ctx.config.recordsPageSizeMax, ctx.config.pageSizeDefault);
+    const result = await runSearch(ctx, {
+      target: 'records',
+      expression: requestParam(request, 'filter'),
+      sort: requestParam(request, 'sort'),
+      offset: paging.offset,
+      limit: paging.limit,
+      cursor: requestParam(request, 'cursor'),
+    });
+    const rows = await load.records(ctx.store, result.ids);
+    const items = [];
+    for (const row of rows) items.push(await renderRecord(rc, row));
+    return pagedCollection(rc, items, { ...paging, offset: result.offset, page: Math.floor(result.offset / paging.limit) + 1 }, result.totalCount, {
+      nextCursor: result.nextCursor,
+    });
+  });
+
+  app.get(`${base}/record/:id`, { schema: { summary: 'Read one record' } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const row = await findRecord(request.params.id);
+    return renderRecord(renderContext(ctx, request), row);
+  });
+
+  for (const path of [`${base}/record`, `${base}/records`]) {
+    app.post(
+      path,
+      { schema: { summary: 'Create a record' }, config: { bodySchema: docSchema(RecordBody) } },
+      async (request, reply) => {
+        const body = parseBody(RecordBody, request.body);
+        const caller = ctx.auth.caller(request);
+        const id = newGuid();
+        await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller.userId, ctx.clock.now(), true));
+        const rc = renderContext(ctx, request);
+        const row = await findRecord(id);
+        reply.code(201).header('Location', `${core(rc)}/record/${id}`);
+        return renderRecord(rc, row);
+      },
+    );
+  }
+
+  app.put(
+    `${base}/record/:id`,
+    { schema: { summary: 'Update the sent properties of a record' }, config: { bodySchema: docSchema(RecordBody) } },
+    async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const body = parseBody(RecordBody, request.body);
+      const row = await findRecord(request.params.id);
+      const caller = ctx.auth.caller(request);
+      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, ctx.clock.now(), false));
+      return renderRecord(renderContext(ctx, request), await findRecord(row.id));
+    },
+  );
+
+  app.delete(`${base}/record/:id`, { schema: { summary: 'Delete a record' } }, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+    const row = await findRecord(request.params.id);
+    await ctx.store.query('DELETE FROM records WHERE id = $1', [row.id]);
+    return reply.code(204).send();
+  });
+
+  app.get(`${base}/record/:id/fields`, { schema: { summary: 'Field values of a record' } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    const row = await findRecord(request.params.id);
+    const rc = renderContext(ctx, request);
+    const values = await loadFieldValues(rc, row.id);
+    const items = await Promise.all(values.map((v) => render(fieldType, v, rc, ['record'])));
+    return { items, totalCount: items.length, _links: { self: { href: `${core(rc)}/record/${row.id}/fields` } } };
+  });
+
+  app.get(
+    `${base}/record/:id/field/:fieldId`,
+    { schema: { summary: 'One field value of a record' } },
+    async (request: FastifyRequest<{ Params: { id: string; fieldId: string } }>) => {
+      const row = await findRecord(request.params.id);
+      const rc = renderContext(ctx, request);
+      const wanted = request.params.fieldId.toLowerCase();
+      const value = (await loadFieldValues(rc, row.id)).find((v) => v.definition.id === normaliseGuid(wanted) || v.definition.name.toLowerCase() === wanted);
+      if (!value) throw errors.noDataFound('field value', request.params.fieldId.slice(0, 100));
+      return render(fieldType, value, rc, ['record']);
+    },
+  );
+
+  app.get(
+    `${base}/record/:id/classifications`,
+    { schema: { summary: 'Classifications of a record' } },
+    async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const row = await findRecord(request.params.id);
+      const rc = renderContext(ctx, request);
+      const rows = await load.classificationsWhere(ctx.store, 'c.id IN (SELECT classification_id FROM record_classifications WHERE record_id = $1)', [row.id], 'c.name_path');
+      const items = await Promise.all(rows.map((c) => render(classificationType, c, rc, ['record'])));
+      return { items, totalCount: items.length, _links: { self: { href: `${core(rc)}/record/${row.id}/classifications` } } };
+    },
+  );
+
+  for (const rel of ['files', 'permissions']) {
+    app.get(`${base}/record/:id/${rel}`, { schema: { summary: `${rel} of a record` } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const row = await findRecord(request.params.id);
+      const rc = renderContext(ctx, request);
+      return { items: [], totalCount: 0, _links: { self: { href: `${core(rc)}/record/${row.id}/${rel}` } } };
+    });
+  }
+
+  // Links to data that does not exist (no files yet) answer 404 with a message, as the spec says.
+  for (const rel of ['preview', 'thumbnail', 'masterfile', 'masterfilelatestversion']) {
+    app.get(`${base}/record/:id/${rel}`, { schema: { summary: `${rel} of a record (404 while it has none)` } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const row = await findRecord(request.params.id);
+      throw errors.noDataFound(rel, row.id);
+    });
+  }
+}

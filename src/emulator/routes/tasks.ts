@@ -1,0 +1,346 @@
+// Work-management routes ({ops_url}): simple-task creation with every rule of the spec, task reads,
+// delegation, accept/close, document-upload slots and the task-scoped attachment flow.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  Right,
+  TaskStatus,
+  readSimpleTaskRequest,
+  settleSimpleTask,
+  simpleTaskCreateDenial,
+  type SimpleTaskRequest,
+  type TaskViolation,
+} from '../../query/rules/tasks';
+import { formatNaive } from '../../query/rules/workTime';
+import type { Caller, EmulatorContext } from '../context';
+import { normaliseGuid, type Json } from '../hal';
+import type { Queryable } from '../storage/store';
+import * as repo from '../tasks/repository';
+import {
+  attachmentHref,
+  collection,
+  parseWindow,
+  renderAttachment,
+  renderField,
+  renderSlot,
+  renderTask,
+  renderVersion,
+  taskHref,
+  isViewerAssigned,
+  type Viewer,
+} from '../tasks/render';
+
+const Id = z.coerce.number().int().positive().max(2_147_483_647);
+const TaskParams = z.object({ taskId: z.string() });
+const SlotParams = TaskParams.extend({ documentId: z.string() });
+const AttachmentParams = SlotParams.extend({ attachmentId: z.string() });
+const Body = z.record(z.string(), z.unknown());
+
+/** Case-insensitive member access: the service binds JSON names without regard to case. */
+function member(body: Record<string, unknown>, name: string): unknown {
+  const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : body[key];
+}
+
+function intMember(body: Record<string, unknown>, name: string): number | undefined | null {
+  const v = member(body, name);
+  if (v === undefined || v === null) return undefined;
+  const parsed = Id.safeParse(v);
+  return parsed.success ? parsed.data : null;
+}
+
+export async function register(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
+  const { store, errors } = ctx;
+  const isAdmin = (caller: Caller) => ctx.auth.has(caller, Right.SystemAdministration);
+
+  async function viewerOf(q: Queryable, caller: Caller): Promise<Viewer> {
+    return { userId: caller.userId, groups: await repo.groupsOf(q, caller.userId) };
+  }
+
+  function idOf(raw: string, what: string): number {
+    const parsed = Id.safeParse(raw);
+    if (!parsed.success) throw errors.noDataFound(what, raw.slice(0, 40));
+    return parsed.data;
+  }
+
+  async function taskOr404(q: Queryable, raw: string): Promise<repo.TaskRecord> {
+    const task = await repo.loadTask(q, idOf(raw, 'task'));
+    if (!task) throw errors.noDataFound('task', raw);
+    return task;
+  }
+
+  function bodyOf(request: FastifyRequest): Record<string, unknown> {
+    const parsed = Body.safeParse(request.body);
+    if (!parsed.success) throw errors.taskRule(400, 'Please check the data sent');
+    return parsed.data;
+  }
+
+  const fail = (v: TaskViolation) => errors.taskRule(v.status, v.message);
+
+  /** The spec's privilege rule for creating simple tasks; the activity edit list is per project. */
+  async function requireTaskCreation(caller: Caller, body: unknown): Promise<void> {
+    const rights = Object.values(Right).filter((r) => ctx.auth.has(caller, r));
+    if (!simpleTaskCreateDenial(rights, false)) return;
+    const projectId = typeof body === 'object' && body !== null ? intMember(body as Record<string, unknown>, 'ProjectId') : undefined;
+    const project = projectId ? await repo.loadProject(store, projectId) : undefined;
+    const denial = simpleTaskCreateDenial(rights, project?.activityEditors.includes(caller.userId) ?? false);
+    if (denial) throw errors.accessDeniedBecause(denial);
+  }
+
+  app.post('/api/simple-tasks', async (request, reply) => {
+    const caller = ctx.auth.caller(request);
+    await requireTaskCreation(caller, request.body);
+    const read = readSimpleTaskRequest(request.body);
+    if (!read.request) throw fail(read.violations[0]!);
+    const req: SimpleTaskRequest = read.request;
+    return store.transaction(async (tx) => {
+      const project = await repo.loadProject(tx, req.projectId);
+      if (!project) throw errors.taskRule(404, 'The ProjectId specified does not exist');
+      const people = req.assignees ?? req.taskRoles ?? [];
+      const principalIds = people.flatMap((p) => (p.userId !== undefined ? [p.userId] : []));
+      const roleIds = people.flatMap((p) => ('roleId' in p && p.roleId !== undefined ? [p.roleId] : []));
+      const [principals, roles, viewer] = await Promise.all([
+        repo.existingPrincipals(tx, principalIds),
+        repo.existingRoles(tx, roleIds),
+        viewerOf(tx, caller),
+      ]);
+      const now = formatNaive(ctx.clock.now().getTime() + project.utcOffsetMinutes * 60_000);
+      const settled = settleSimpleTask(req, {
+        project,
+        now,
+        callerId: caller.userId,
+        isUserOrGroup: (id) => principals.has(id),
+        isRole: (id) => roles.has(id),
+        isCaller: (id) => id === viewer.userId || viewer.groups.has(id),
+      });
+      if (!settled.task) throw fail(settled.violations[0]!);
+      const id = await repo.insertTask(tx, settled.task, req.canDelegate, caller.userId);
+      const task = (await repo.loadTask(tx, id))!;
+      const body: Json = renderTask(task, viewer, ctx.origin(request));
+      if (settled.task.message) body.message = settled.task.message;
+      reply.code(201).header('Location', taskHref(ctx.origin(request), id));
+      return body;
+    });
+  });
+
+  app.get('/api/tasks', async (request) => {
+    const caller = ctx.auth.caller(request);
+    const window = parseWindow(request);
+    const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
+    const viewer = await viewerOf(store, caller);
+    const origin = ctx.origin(request);
+    return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+  });
+
+  app.get('/api/tasks/:taskId', async (request) => {
+    const caller = ctx.auth.caller(request);
+    const { taskId } = TaskParams.parse(request.params);
+    const task = await taskOr404(store, taskId);
+    return renderTask(task, await viewerOf(store, caller), ctx.origin(request));
+  });
+
+  app.post('/api/tasks/:taskId/delegate', async (request) => {
+    const caller = ctx.auth.caller(request);
+    const { taskId } = TaskParams.parse(request.params);
+    const body = bodyOf(request);
+    const taskAssigneeId = intMember(body, 'taskAssigneeId');
+    const newUserId = intMember(body, 'newUserId');
+    if (taskAssigneeId === undefined) throw errors.taskRule(400, 'TaskAssigneeId cannot be null');
+    if (newUserId === undefined) throw errors.taskRule(400, 'NewUserId cannot be null');
+    if (taskAssigneeId === null || newUserId === null) throw errors.taskRule(400, 'Please check the data sent');
+    return store.transaction(async (tx) => {
+      const task = await taskOr404(tx, taskId);
+      const assignee = task.people.find((p) => p.id === taskAssigneeId && p.user_id !== null);
+      if (!assignee) throw errors.taskRule(404, 'The TaskAssigneeId specified does not exist');
+      const viewer = await viewerOf(tx, caller);
+      const own = assignee.user_id === viewer.userId || viewer.groups.has(assignee.user_id!);
+      if (!own && !isAdmin(caller)) {
+        throw errors.accessDeniedBecause('Only the assignee being replaced or a system administrator can delegate this task');
+      }
+      if (task.status !== TaskStatus.Assigned && task.status !== TaskStatus.InProcess) {
+        throw errors.taskRule(400, 'Only a task that is Assigned (4) or InProcess (5) can be delegated');
+      }
+      if (!task.can_delegate) throw errors.taskRule(400, 'Delegation is not allowed for this task');
+      if (!(await repo.existingPrincipals(tx, [newUserId])).has(newUserId)) {
+        throw errors.taskRule(400, 'The NewUserId specified does not exist');
+      }
+      if (task.people.some((p) => p.user_id === newUserId)) {
+        throw errors.taskRule(400, `User ${newUserId} is already an assignee of this task`);
+      }
+      await repo.reassign(tx, assignee.id, newUserId);
+      return renderTask((await repo.loadTask(tx, task.id))!, viewer, ctx.origin(request));
+    });
+  });
+
+  // Accept and close move a task along the two transitions every client needs; others are not modelled.
+  const transitions: [string, number, number, string][] = [
+    ['accept', TaskStatus.Assigned, TaskStatus.InProcess, 'Only an Assigned (4) task can be accepted'],
+    ['close', TaskStatus.InProcess, TaskStatus.Closed, 'Only an InProcess (5) task can be closed'],
+  ];
+  for (const [action, from, to, refusal] of transitions) {
+    app.post(`/api/tasks/:taskId/${action}`, async (request) => {
+      const caller = ctx.auth.caller(request);
+      const { taskId } = TaskParams.parse(request.params);
+      return store.transaction(async (tx) => {
+        const task = await taskOr404(tx, taskId);
+        const viewer = await viewerOf(tx, caller);
+        if (!isViewerAssigned(task, viewer) && !isAdmin(caller)) {
+          throw errors.accessDeniedBecause(`Only an assignee of the task or a system administrator can ${action} it`);
+        }
+        if (task.status !== from) throw errors.taskRule(400, refusal);
+        await repo.setTaskStatus(tx, task.id, to);
+        return renderTask((await repo.loadTask(tx, task.id))!, viewer, ctx.origin(request));
+      });
+    });
+  }
+
+  app.get('/api/tasks/:taskId/document-uploads', async (request) => {
+    ctx.auth.caller(request);
+    const { taskId } = TaskParams.parse(request.params);
+    const task = await taskOr404(store, taskId);
+    const window = parseWindow(request);
+    const slots = await repo.listSlots(store, task.id);
+    const origin = ctx.origin(request);
+    const page = slots.slice(window.offset, window.offset + window.limit).map((s) => renderSlot(s, origin));
+    return collection('DocumentUpload', page, slots.length, window, request, origin);
+  });
+
+  /** The attachment flow's preconditions: the caller works on the task, it is In Process, the slot is open. */
+  async function openSlot(tx: Queryable, request: FastifyRequest, params: { taskId: string; documentId: string }) {
+    const caller = ctx.auth.caller(request);
+    const task = await taskOr404(tx, params.taskId);
+    const slot = await repo.loadSlot(tx, task.id, idOf(params.documentId, 'document upload'));
+    if (!slot) throw errors.noDataFound('document upload', params.documentId);
+    if (!isViewerAssigned(task, await viewerOf(tx, caller)) && !isAdmin(caller)) {
+      throw errors.accessDeniedBecause('Only an assignee of the task or a system administrator can upload documents to it');
+    }
+    if (task.status !== TaskStatus.InProcess) throw errors.taskRule(400, 'Documents can only be uploaded to a task that is InProcess (5)');
+    if (slot.version_id !== null) throw errors.taskRule(400, 'This document upload has already been completed');
+    return { caller, task, slot };
+  }
+
+  app.post('/api/tasks/:taskId/document-uploads/:documentId/attachments', async (request, reply: FastifyReply) => {
+    const params = SlotParams.parse(request.params);
+    const body = bodyOf(request);
+    return store.transaction(async (tx) => {
+      const { caller, task, slot } = await openSlot(tx, request, params);
+      if (member(body, 'objectId') !== undefined || member(body, 'objectTypeId') !== undefined) {
+        throw errors.taskRule(400, 'objectId and objectTypeId must not be sent: the task-scoped route sets them');
+      }
+      const title = member(body, 'title');
+      if (typeof title !== 'string' || title.trim() === '') throw errors.taskRule(400, 'Title cannot be null');
+      const description = member(body, 'description');
+      if (description !== undefined && description !== null && typeof description !== 'string') {
+        throw errors.taskRule(400, 'Please check the data sent');
+      }
+      const metadata = readAttachmentMetadata(body, await repo.attachmentFields(tx));
+      const row = await repo.insertAttachment(tx, {
+        taskId: task.id,
+        documentId: slot.id,
+        title,
+        description: typeof description === 'string' ? description : null,
+        metadata,
+        createdBy: caller.userId,
+      });
+      const origin = ctx.origin(request);
+      reply.code(201).header('Location', attachmentHref(origin, row));
+      return renderAttachment(row, [], origin);
+    });
+  });
+
+  function readAttachmentMetadata(body: Record<string, unknown>, fields: repo.AttachmentField[]): Record<string, unknown> {
+    const known = new Set(['title', 'description']);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (known.has(key.toLowerCase())) continue;
+      const field = fields.find((f) => f.name.toLowerCase() === key.toLowerCase());
+      if (!field) throw errors.taskRule(400, `Unknown attachment attribute '${key.slice(0, 60)}'; GET /api/attachments/metadata lists them`);
+      if (value === null) continue;
+      const option = (k: unknown) => {
+        const found = field.options.find((o) => o.key === k);
+        if (!found) throw errors.taskRule(400, `${field.name} must be one of: ${field.options.map((o) => o.key).join(', ')}`);
+        return { key: found.key, resourceId: found.resourceId };
+      };
+      if (field.dataType === 'Text') {
+        if (typeof value !== 'string') throw errors.taskRule(400, `${field.name} must be a string`);
+        out[field.name] = value;
+      } else if (field.dataType === 'Picklist') {
+        out[field.name] = option(typeof value === 'object' ? (value as { key?: unknown }).key : value);
+      } else {
+        if (!Array.isArray(value)) throw errors.taskRule(400, `${field.name} must be a list of keys`);
+        out[field.name] = value.map((v) => option(typeof v === 'object' && v !== null ? (v as { key?: unknown }).key : v));
+      }
+    }
+    for (const f of fields) if (f.required && out[f.name] === undefined) throw errors.taskRule(400, `${f.name} cannot be null`);
+    return out;
+  }
+
+  app.get('/api/tasks/:taskId/document-uploads/:documentId/attachments/:attachmentId', async (request) => {
+    ctx.auth.caller(request);
+    const params = AttachmentParams.parse(request.params);
+    const task = await taskOr404(store, params.taskId);
+    const attachment = await repo.loadAttachment(store, idOf(params.documentId, 'document upload'), idOf(params.attachmentId, 'attachment'));
+    if (!attachment || attachment.task_id !== task.id) throw errors.noDataFound('attachment', params.attachmentId);
+    return renderAttachment(attachment, await repo.listVersions(store, attachment.id), ctx.origin(request));
+  });
+
+  app.post('/api/tasks/:taskId/document-uploads/:documentId/attachments/:attachmentId/versions', async (request, reply) => {
+    const params = AttachmentParams.parse(request.params);
+    const body = bodyOf(request);
+    return store.transaction(async (tx) => {
+      const { slot } = await openSlot(tx, request, params);
+      const attachment = await repo.loadAttachment(tx, slot.id, idOf(params.attachmentId, 'attachment'));
+      if (!attachment) throw errors.noDataFound('attachment', params.attachmentId);
+      const fileName = member(body, 'FileName');
+      const fileIdRaw = member(body, 'FileId');
+      if (typeof fileName !== 'string' || fileName.trim() === '') throw errors.taskRule(400, 'FileName cannot be null');
+      if (fileIdRaw === undefined || fileIdRaw === null || fileIdRaw === '') throw errors.taskRule(400, 'FileId cannot be null');
+      // Until the upload service exists any GUID-shaped id is taken; the uploads issue ties it to a committed upload.
+      const fileId = typeof fileIdRaw === 'string' ? normaliseGuid(fileIdRaw) : undefined;
+      if (!fileId) throw errors.taskRule(400, 'FileId must be the GUID of an uploaded file');
+      const isDefault = member(body, 'isDefaultVersion');
+      if (isDefault !== undefined && typeof isDefault !== 'boolean') throw errors.taskRule(400, 'Please check the data sent');
+      const versionType = intMember(body, 'versionType');
+      if (versionType === null) throw errors.taskRule(400, 'Please check the data sent');
+      const version = await repo.insertVersion(tx, {
+        attachmentId: attachment.id,
+        fileName,
+        fileId,
+        isDefault,
+        versionType: versionType ?? 1,
+      });
+      const origin = ctx.origin(request);
+      reply.code(201).header('Location', `${attachmentHref(origin, attachment)}/versions/${version.id}`);
+      return renderVersion(version, attachment, origin);
+    });
+  });
+
+  app.put('/api/tasks/:taskId/document-uploads/:documentId/upload-document', async (request) => {
+    const params = SlotParams.parse(request.params);
+    const body = bodyOf(request);
+    const versionId = intMember(body, 'versionId');
+    if (versionId === undefined) throw errors.taskRule(400, 'VersionId cannot be null');
+    if (versionId === null) throw errors.taskRule(400, 'Please check the data sent');
+    return store.transaction(async (tx) => {
+      const { slot } = await openSlot(tx, request, params);
+      const version = await repo.versionInSlot(tx, slot.id, versionId);
+      if (!version) throw errors.taskRule(404, 'The VersionId specified does not exist on this document upload');
+      await repo.fillSlot(tx, slot.id, version.id);
+      const filled = (await repo.loadSlot(tx, slot.task_id, slot.id))!;
+      return renderSlot(filled, ctx.origin(request));
+    });
+  });
+
+  app.get('/api/attachments/metadata', async (request) => {
+    ctx.auth.caller(request);
+    const fields = (await repo.attachmentFields(store)).map(renderField);
+    const window = parseWindow(request);
+    return collection('AttachmentMetadata', fields.slice(window.offset, window.offset + window.limit), fields.length, window, request, ctx.origin(request));
+  });
+
+  // The generic attachments route cannot attach to a task: say where to go instead.
+  app.post('/api/attachments', async (request) => {
+    ctx.auth.caller(request);
+    throw errors.taskRule(400, 'Task attachments are created through POST /api/tasks/{taskId}/document-uploads/{documentId}/attachments');
+  });
+}

@@ -1,0 +1,7 @@
+// Every schema migration in order. Append a module to add tables; never edit one that has shipped.
+import type { Migration } from '../migrate';
+import { core } from './001-core';
+import { workManagement } from './tasks';
+import { analytics } from './analytics';
+
+export const migrations: Migration[] = [core, workManagement, analytics];

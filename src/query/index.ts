@@ -1,0 +1,51 @@
+// Facade of the search-expression language: the only module other layers import from src/query.
+// Pure TypeScript, no `vscode`: the emulator evaluates these trees, the extension edits, the CLI lints.
+export * from './ast';
+export {
+  DiagnosticCodes,
+  diagnostic,
+  hasErrors,
+  phaseOf,
+  shiftDiagnostic,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticPhase,
+  type DiagnosticSeverity,
+  type QuickFix,
+  type TextEdit,
+} from './diagnostics';
+export {
+  ACCESSORS_BY_DATA_TYPE,
+  CATALOGUES,
+  FIELD_DATA_TYPES,
+  OPERATORS_BY_TYPE,
+  RANK_PROPERTY,
+  lookupProperty,
+  propertiesFor,
+  type AccessorInfo,
+  type Entity,
+  type FieldDataType,
+  type PropertyInfo,
+  type PropertyType,
+  type QueryTarget,
+} from './catalogue';
+export { QuerySchemaSchema, findField, type FieldSchema, type OptionSchema, type QuerySchema } from './schema';
+export { parseExpression, parseSort, type Expectation, type ParseOptions, type ParseResult } from './parser';
+export { checkExpression, checkSort, resolvePath, isGuid, type CheckOptions, type ResolvedPath } from './semantics';
+export { diagnoseExpression, diagnoseSort, type DiagnoseOptions, type Diagnosed } from './diagnose';
+export { bindParameters, type BindOptions, type BindResult } from './bind';
+export { printExpression, printSort, printPath, formatExpression, formatSort, formatDocument, type FormatOptions } from './printer';
+export {
+  parseDocument,
+  sectionAt,
+  lintDocument,
+  lintSection,
+  type Directive,
+  type LintOptions,
+  type NamedParam,
+  type QueryDocument,
+  type QuerySection,
+} from './document';
+export { LineIndex, positionAt, type Position } from './positions';
+export { complete, completeInDocument, type CompletionItem, type CompletionKind, type CompletionOptions, type DocumentCompletionOptions } from './completion';
+export { hover, hoverInDocument, type HoverOptions, type HoverResult, type DocumentHoverOptions } from './hover';

@@ -1,0 +1,421 @@
+// Hand-written lexer of search expressions: one pass over char codes, tokens with offsets, lexical diagnostics.
+import type { ComparisonOperator } from './ast';
+import { DiagnosticCodes, diagnostic, type Diagnostic } from './diagnostics';
+
+/** Token kinds as small integers: the parser switches on them in its hot loop. */
+export const T = {
+  Word: 0,
+  String: 1,
+  LParen: 2,
+  RParen: 3,
+  Comma: 4,
+  Dot: 5,
+  Compare: 6,
+  Plus: 7,
+  Minus: 8,
+  Question: 9,
+  Named: 10,
+  Invalid: 11,
+  EOF: 12,
+} as const;
+export type TokenKind = (typeof T)[keyof typeof T];
+
+/** Reserved words, recognised once by the lexer (in any case) so the parser compares integers. */
+export const KW = {
+  None: 0,
+  And: 1,
+  Or: 2,
+  Not: 3,
+  In: 4,
+  Contains: 5,
+  Asc: 6,
+  Desc: 7,
+  FieldId: 8,
+  FieldName: 9,
+  FieldLabel: 10,
+} as const;
+export type Keyword = (typeof KW)[keyof typeof KW];
+
+/** Case-insensitive comparison of `text[start, start + lower.length)` with a lower-case ASCII word. */
+function sameWord(text: string, start: number, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) if ((text.charCodeAt(start + i) | 32) !== lower.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Most words are not reserved: decide by length first, and never allocate. */
+function keywordAt(text: string, start: number, length: number): Keyword {
+  switch (length) {
+    case 2:
+      return sameWord(text, start, 'or') ? KW.Or : sameWord(text, start, 'in') ? KW.In : KW.None;
+    case 3:
+      return sameWord(text, start, 'and') ? KW.And : sameWord(text, start, 'not') ? KW.Not : sameWord(text, start, 'asc') ? KW.Asc : KW.None;
+    case 4:
+      return sameWord(text, start, 'desc') ? KW.Desc : KW.None;
+    case 7:
+      return sameWord(text, start, 'fieldid') ? KW.FieldId : KW.None;
+    case 8:
+      return sameWord(text, start, 'contains') ? KW.Contains : KW.None;
+    case 9:
+      return sameWord(text, start, 'fieldname') ? KW.FieldName : KW.None;
+    case 10:
+      return sameWord(text, start, 'fieldlabel') ? KW.FieldLabel : KW.None;
+    default:
+      return KW.None;
+  }
+}
+
+/** The usual spellings of each reserved word, so the lexer can reuse a constant instead of slicing. */
+const SPELLINGS: readonly (readonly string[])[] = [
+  [],
+  ['AND', 'and', 'And'],
+  ['OR', 'or', 'Or'],
+  ['NOT', 'not', 'Not'],
+  ['in', 'IN', 'In'],
+  ['contains', 'CONTAINS', 'Contains'],
+  ['asc', 'ASC', 'Asc'],
+  ['desc', 'DESC', 'Desc'],
+  ['FieldId', 'fieldid', 'FIELDID'],
+  ['FieldName', 'fieldname', 'FIELDNAME'],
+  ['FieldLabel', 'fieldlabel', 'FIELDLABEL'],
+];
+
+function spelling(text: string, start: number, length: number, kw: Keyword): string {
+  for (const s of SPELLINGS[kw]) if (text.startsWith(s, start)) return s;
+  return text.slice(start, start + length);
+}
+
+export interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /**
+   * Word/String: the decoded text (quotes removed; `\x` → `x`, except `\/`, which stays as written
+   * because a slash that is not a path separator is the property's business). Named: the name
+   * without `@`. Compare: the canonical operator. Otherwise ''. Null in a pooled token whose text
+   * is a plain slice: read it with `tokenValue`, so a pooled token never points at a young string.
+   */
+  value: string | null;
+  /** Word only: the reserved word it spells, else KW.None. */
+  kw: Keyword;
+  /** String only: the quote character (null otherwise). */
+  quote: '"' | "'" | null;
+  /** False only for a String without its closing quote. */
+  terminated: boolean;
+}
+
+/** Every token has the same shape, which keeps the parser's property reads monomorphic. */
+function tok(kind: TokenKind, start: number, end: number, value: string | null): Token {
+  return { kind, start, end, value, kw: KW.None, quote: null, terminated: true };
+}
+
+const SPACE = 32, TAB = 9, LF = 10, CR = 13, FF = 12, VT = 11, NBSP = 160;
+const LPAREN = 40, RPAREN = 41, COMMA = 44, DOT = 46, EQ = 61, LT = 60, GT = 62, BANG = 33;
+const DQUOTE = 34, SQUOTE = 39, PLUS = 43, MINUS = 45, QUESTION = 63, AT = 64, BACKSLASH = 92, SEMI = 59, SLASH = 47;
+
+// Character classes as lookup tables over Latin-1; everything above it belongs to words.
+const SPACE_TABLE = new Uint8Array(161);
+const BREAK_TABLE = new Uint8Array(161);
+for (const c of [SPACE, TAB, LF, CR, FF, VT, NBSP]) SPACE_TABLE[c] = 1;
+for (let c = 0; c <= SPACE; c++) BREAK_TABLE[c] = 1;
+for (const c of [NBSP, LPAREN, RPAREN, COMMA, EQ, LT, GT, BANG, DQUOTE, SQUOTE, SEMI]) BREAK_TABLE[c] = 1;
+// The backslash does not end a word, but lexWord must stop on it to read the escape.
+BREAK_TABLE[BACKSLASH] = 2;
+
+function isSpace(c: number): boolean {
+  return c <= NBSP && SPACE_TABLE[c] === 1;
+}
+
+/** Characters that end a bare word; everything else (letters, digits, `.-+*?:/@_` …) belongs to it. */
+function breaksWord(c: number): boolean {
+  return c <= NBSP && BREAK_TABLE[c] === 1;
+}
+
+export interface LexResult {
+  /** The tokens; for `lexPooled` only the first `count` are this text's (the pool may be longer). */
+  tokens: Token[];
+  count: number;
+  diagnostics: Diagnostic[];
+}
+
+// Emission target. The parser lexes into a pool of reused Token objects (no token ever escapes
+// a parse, and parsing is synchronous), so a 1 MB file costs no per-token garbage; `lex()` allocates.
+// One mutable state object rather than module-level `let`s, whose every access pays a TDZ check.
+const out = { tokens: [] as Token[], count: 0, pooled: false };
+
+function emit(kind: TokenKind, start: number, end: number, value: string | null): Token {
+  const o = out;
+  let t: Token | undefined;
+  if (o.pooled) {
+    t = o.tokens[o.count];
+    if (t === undefined) o.tokens[o.count] = t = tok(kind, start, end, value);
+    else {
+      t.kind = kind;
+      t.start = start;
+      t.end = end;
+      t.value = value;
+      t.kw = KW.None;
+      t.quote = null;
+      t.terminated = true;
+    }
+  } else {
+    t = tok(kind, start, end, value);
+    o.tokens[o.count] = t;
+  }
+  o.count++;
+  return t;
+}
+
+const POOL: Token[] = [];
+
+/** Splits `text` into fresh tokens; always ends with an EOF token at `text.length`. Never throws. */
+export function lex(text: string): LexResult {
+  return lexWith(text, [], false);
+}
+
+/**
+ * As `lex`, but into reused Token objects that are overwritten by the next call: for the parser only,
+ * which copies what it keeps out of the tokens before it returns.
+ */
+export function lexPooled(text: string): LexResult {
+  return lexWith(text, POOL, true);
+}
+
+function lexWith(text: string, into: Token[], pool: boolean): LexResult {
+  out.tokens = into;
+  out.count = 0;
+  out.pooled = pool;
+  const diagnostics: Diagnostic[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    // Most tokens are words starting with a letter or digit: skip the punctuation switch for them.
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+      i = lexWord(text, i, diagnostics);
+      continue;
+    }
+    const start = i;
+    switch (c) {
+      case LPAREN:
+        emit(T.LParen, start, ++i, '');
+        continue;
+      case RPAREN:
+        emit(T.RParen, start, ++i, '');
+        continue;
+      case COMMA:
+        emit(T.Comma, start, ++i, '');
+        continue;
+      case DOT:
+        emit(T.Dot, start, ++i, '');
+        continue;
+      case PLUS:
+        emit(T.Plus, start, ++i, '');
+        continue;
+      case MINUS:
+        emit(T.Minus, start, ++i, '');
+        continue;
+      case EQ: {
+        if (text.charCodeAt(i + 1) === EQ) {
+          i += 2;
+          diagnostics.push(foreign(start, i, '==', '='));
+        } else i++;
+        emit(T.Compare, start, i, '=');
+        continue;
+      }
+      case LT: {
+        const d = text.charCodeAt(i + 1);
+        let op: ComparisonOperator = '<';
+        if (d === EQ) op = '<=';
+        else if (d === GT) op = '<>';
+        i += op.length;
+        emit(T.Compare, start, i, op);
+        continue;
+      }
+      case GT: {
+        const op: ComparisonOperator = text.charCodeAt(i + 1) === EQ ? '>=' : '>';
+        i += op.length;
+        emit(T.Compare, start, i, op);
+        continue;
+      }
+      case BANG: {
+        if (text.charCodeAt(i + 1) === EQ) {
+          i += 2;
+          diagnostics.push(foreign(start, i, '!=', '<>'));
+          emit(T.Compare, start, i, '<>');
+        } else {
+          i++;
+          diagnostics.push(unexpectedChar(start, '!'));
+          emit(T.Invalid, start, i, '!');
+        }
+        continue;
+      }
+      case SEMI:
+        i++;
+        diagnostics.push(unexpectedChar(start, ';'));
+        emit(T.Invalid, start, i, ';');
+        continue;
+      case DQUOTE:
+      case SQUOTE:
+        i = lexString(text, i, c, diagnostics);
+        continue;
+      case AT: {
+        i++;
+        while (i < n && !breaksWord(text.charCodeAt(i))) i++;
+        emit(T.Named, start, i, out.pooled ? null : text.slice(start + 1, i));
+        continue;
+      }
+      case QUESTION: {
+        // `?` alone is a positional placeholder; `?` inside a word (`a?c`, `?ab`) is a wildcard.
+        const d = text.charCodeAt(i + 1);
+        if (i + 1 >= n || breaksWord(d)) {
+          emit(T.Question, start, ++i, '');
+          continue;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    i = lexWord(text, i, diagnostics);
+  }
+  emit(T.EOF, n, n, '');
+  const result = { tokens: out.tokens, count: out.count, diagnostics };
+  out.tokens = [];
+  return result;
+}
+
+function lexWord(text: string, i: number, diagnostics: Diagnostic[]): number {
+  const n = text.length;
+  const start = i;
+  let escaped = false;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    // One table read decides the common case: a plain word character (0 in the table).
+    if (c > NBSP || BREAK_TABLE[c] === 0) {
+      i++;
+      continue;
+    }
+    if (c !== BACKSLASH) break;
+    if (i + 1 >= n) {
+      diagnostics.push(
+        diagnostic(DiagnosticCodes.DanglingEscape, 'error', 'A backslash at the end escapes nothing; remove it or write `\\\\`.', { start: i, end: i + 1 }),
+      );
+      i++;
+      break;
+    }
+    escaped = true;
+    i += 2;
+  }
+  if (escaped) {
+    // An escaped word (`\and`) is never a keyword: escaping is how one writes the word itself.
+    emit(T.Word, start, i, decodeEscapes(text.slice(start, i)));
+    return i;
+  }
+  const kw = keywordAt(text, start, i - start);
+  const t = emit(T.Word, start, i, kw !== KW.None ? spelling(text, start, i - start, kw) : out.pooled ? null : text.slice(start, i));
+  t.kw = kw;
+  return i;
+}
+
+function lexString(text: string, i: number, quote: number, diagnostics: Diagnostic[]): number {
+  const n = text.length;
+  const start = i;
+  i++;
+  let escaped = false;
+  let terminated = false;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) {
+      escaped = true;
+      i += 2;
+      continue;
+    }
+    if (c === quote) {
+      terminated = true;
+      i++;
+      break;
+    }
+    i++;
+  }
+  if (i > n) i = n;
+  const q = quote === DQUOTE ? '"' : "'";
+  const inner = escaped || !out.pooled ? text.slice(start + 1, terminated ? i - 1 : i) : '';
+  if (!terminated) {
+    diagnostics.push(
+      diagnostic(DiagnosticCodes.UnterminatedString, 'error', `The string starting here has no closing ${q}.`, { start, end: i }, [
+        { title: `Add the closing ${q}`, edits: [{ range: { start: i, end: i }, newText: q }] },
+      ]),
+    );
+  }
+  const t = emit(T.String, start, i, escaped ? decodeEscapes(inner) : out.pooled ? null : inner);
+  t.quote = q;
+  t.terminated = terminated;
+  return i;
+}
+
+/** A token's text: its `value`, or for a pooled token left lazy (null), the slice it stands for. */
+export function tokenValue(text: string, t: Token): string {
+  if (t.value !== null) return t.value;
+  if (t.kind === T.String) return text.slice(t.start + 1, t.terminated ? t.end - 1 : t.end);
+  if (t.kind === T.Named) return text.slice(t.start + 1, t.end);
+  return text.slice(t.start, t.end);
+}
+
+/** `\x` → `x`, except `\/`, which is kept (see Token.value). */
+export function decodeEscapes(raw: string): string {
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === BACKSLASH && i + 1 < raw.length) {
+      if (raw.charCodeAt(i + 1) === SLASH) out += '\\/';
+      else out += raw[i + 1];
+      i++;
+    } else out += raw[i];
+  }
+  return out;
+}
+
+/** Inverse of decoding for a quoted string: escapes the quote and backslashes that are not `\/`. */
+export function quoteString(value: string, quote: '"' | "'" = "'"): string {
+  let out = quote;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i];
+    if (ch === '\\' && value[i + 1] === '/') {
+      out += '\\/';
+      i++;
+    } else if (ch === '\\' || ch === quote) out += '\\' + ch;
+    else out += ch;
+  }
+  return out + quote;
+}
+
+/** Whether `value` can be written as a bare word and read back as the same single word token. */
+export function isBareWord(value: string): boolean {
+  if (value.length === 0) return false;
+  const first = value.charCodeAt(0);
+  if (first === PLUS || first === MINUS || first === DOT || first === AT || first === BACKSLASH) return false;
+  if (value === '?') return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (breaksWord(c) || c === BACKSLASH) return false;
+  }
+  return true;
+}
+
+function foreign(start: number, end: number, written: string, canonical: string): Diagnostic {
+  return diagnostic(
+    DiagnosticCodes.ForeignOperator,
+    'error',
+    `\`${written}\` is not an operator of search expressions; write \`${canonical}\`.`,
+    { start, end },
+    [{ title: `Replace with \`${canonical}\``, edits: [{ range: { start, end }, newText: canonical }] }],
+  );
+}
+
+function unexpectedChar(start: number, ch: string): Diagnostic {
+  return diagnostic(DiagnosticCodes.UnexpectedCharacter, 'error', `Unexpected character \`${ch}\`.`, { start, end: start + 1 });
+}

@@ -1,0 +1,629 @@
+// Recursive-descent parser of search and sort expressions, with error recovery and cursor expectations.
+import type {
+  BinaryExpr,
+  ComparisonOperator,
+  Criterion,
+  Expr,
+  FieldRef,
+  LogicalOperator,
+  OperatorToken,
+  PropertyPath,
+  Range,
+  ScalarValue,
+  SearchExpression,
+  SortExpression,
+  SortItem,
+  Value,
+} from './ast';
+import { DiagnosticCodes, diagnostic, type Diagnostic, type QuickFix } from './diagnostics';
+import { KW as KEYWORDS, T as TOKEN_KINDS, lexPooled, tokenValue, type Keyword, type Token } from './lexer';
+
+// Local bindings: a transpiled named import is a getter call on every use, and these sit in the hot loop.
+const T = TOKEN_KINDS;
+const KW = KEYWORDS;
+
+export interface ParseOptions {
+  /** `supportWildcards`: when false, `*` and `?` in values are literal. Default true. */
+  supportWildcards?: boolean;
+  /** `defaultLogicalOperator`: joins criteria written side by side. Default `OR` (the spec's shown value). */
+  defaultOperator?: LogicalOperator;
+  /** An offset at which to record what the grammar expected (for completion). */
+  cursor?: number;
+}
+
+/** What the grammar would have accepted at the cursor. */
+export type Expectation =
+  /** A criterion, full-text term, `NOT`, `-`, `(` or `*`. */
+  | { kind: 'operand' }
+  /** `AND`, `OR`, `+` (or, given a default operator, another operand). */
+  | { kind: 'logical' }
+  /** A comparison operator after this property. */
+  | { kind: 'operator'; property: PropertyPath }
+  /** A value for this criterion. */
+  | { kind: 'value'; property: PropertyPath; operator: ComparisonOperator }
+  /** The quoted argument of `FieldId(`/`FieldName(`/`FieldLabel(`. */
+  | { kind: 'fieldKey'; by: FieldRef['by'] }
+  /** `.Accessor` after a field reference (`dot` false when the dot is already written). */
+  | { kind: 'accessor'; field: FieldRef; dot: boolean }
+  | { kind: 'closeParen' }
+  /** `,` or `)` inside an `in ( … )` list. */
+  | { kind: 'listSeparator' }
+  /** A property to sort by. */
+  | { kind: 'sortTarget' }
+  /** `asc` or `desc` after a sort target. */
+  | { kind: 'direction' }
+  /** `,` between sort criteria. */
+  | { kind: 'sortSeparator' }
+  | { kind: 'end' };
+
+export interface ParseResult<T> {
+  ast: T;
+  /** Lexical and syntax diagnostics, in source order. */
+  diagnostics: Diagnostic[];
+  /** What the grammar expected at `options.cursor` (empty without a cursor). */
+  expected: readonly Expectation[];
+  /** The token under or right after the cursor, when a cursor was given. */
+  cursorToken: Token | null;
+}
+
+function fieldFunction(tok: Token): FieldRef['by'] | undefined {
+  if (tok.kw === KW.FieldName) return 'name';
+  if (tok.kw === KW.FieldId) return 'id';
+  if (tok.kw === KW.FieldLabel) return 'label';
+  return undefined;
+}
+
+function isWord(tok: Token, kw: Keyword): boolean {
+  return tok.kw === kw;
+}
+
+/**
+ * Grammar (keywords in any case; `implicit` joins use the default operator's precedence level):
+ *
+ *   search     := orExpr? EOF
+ *   orExpr     := andExpr ( OR andExpr | <implicit, default OR> andExpr )*
+ *   andExpr    := unary ( (AND | '+') unary | <implicit, default AND> unary )*
+ *   unary      := (NOT | '-') unary | primary
+ *   primary    := '(' orExpr ')' | fieldRef comparison | WORD comparison | term
+ *   term       := WORD | STRING | '?' | '@' NAME          -- full-text term; `*` alone matches all
+ *   comparison := operator value
+ *   operator   := '=' | '>' | '>=' | '<' | '<=' | '<>' | IN | CONTAINS
+ *   value      := scalar | '(' scalar ( ',' scalar )* ')' -- the list only after IN
+ *   scalar     := WORD | STRING | '?' | '@' NAME | '-' WORD
+ *   fieldRef   := (FIELDID | FIELDNAME | FIELDLABEL) '(' STRING ')' ( '.' WORD )?
+ *
+ *   sort       := sortItem ( ',' sortItem )* EOF
+ *   sortItem   := (fieldRef | WORD) (ASC | DESC)?
+ *
+ * Recovery: a token that cannot start an operand becomes an `error` node and is skipped; a missing
+ * operator or value leaves null in the criterion; an unclosed `(` closes at the end. The parser
+ * never throws and always consumes the whole input.
+ */
+export class Parser {
+  private readonly tokens: Token[];
+  private pos = 0;
+  private depth = 0;
+  private placeholderIndex = 0;
+  private quiet = false;
+  private readonly diagnostics: Diagnostic[];
+  private readonly expected: Expectation[];
+  private readonly last: number;
+  private readonly cursorIndex: number;
+  private readonly wildcards: boolean;
+  private readonly defaultOp: LogicalOperator;
+
+  constructor(
+    private readonly text: string,
+    options: ParseOptions = {},
+  ) {
+    const lexed = lexPooled(text);
+    this.tokens = lexed.tokens;
+    this.last = lexed.count - 1;
+    this.diagnostics = lexed.diagnostics;
+    this.wildcards = options.supportWildcards ?? true;
+    this.defaultOp = options.defaultOperator ?? 'OR';
+    this.cursorIndex = options.cursor === undefined ? -1 : findCursorToken(this.tokens, this.last, options.cursor);
+    // Without a cursor nothing is ever recorded: share one empty list rather than allocate per parse.
+    this.expected = this.cursorIndex === -1 ? NO_EXPECTATIONS : [];
+  }
+
+  parseSearch(): ParseResult<SearchExpression> {
+    let body: Expr | null = null;
+    if (this.peek().kind === T.EOF) {
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
+    } else body = this.orExpr();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'end' });
+    return this.result({ kind: 'search', body, range: { start: 0, end: this.text.length } });
+  }
+
+  parseSort(): ParseResult<SortExpression> {
+    const items: SortItem[] = [];
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'sortTarget' });
+    if (this.peek().kind !== T.EOF) {
+      for (;;) {
+        const item = this.sortItem();
+        if (item) items.push(item);
+        const tok = this.peek();
+        if (tok.kind === T.EOF) break;
+        if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'sortSeparator' });
+        if (tok.kind === T.Comma) {
+          this.pos++;
+          if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'sortTarget' });
+          if (this.peek().kind === T.EOF) {
+            this.error(DiagnosticCodes.MalformedSort, 'A sort criterion is missing after `,`.', this.emptyAt(this.peek()), [
+              { title: 'Remove the trailing comma', edits: [{ range: { start: tok.start, end: tok.end }, newText: '' }] },
+            ]);
+            break;
+          }
+          continue;
+        }
+        this.error(DiagnosticCodes.MalformedSort, `Expected \`,\` between sort criteria, found ${describe(tok, this.text)}.`, tok);
+        if (!this.startsSortItem(tok)) this.pos++;
+      }
+    }
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'end' });
+    return this.result({ kind: 'sort', items, range: { start: 0, end: this.text.length } });
+  }
+
+  // --- expressions -------------------------------------------------------------------------
+
+  private orExpr(): Expr {
+    const first = this.andExpr();
+    // Most operands stand alone: the list is only allocated once a join is seen.
+    let operands: Expr[] | null = null;
+    let implicit: boolean | null = null;
+    for (;;) {
+      const tok = this.peek();
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'logical' });
+      let joinImplicit: boolean;
+      if (this.defaultOp === 'OR' && this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
+      if (isWord(tok, KW.Or)) {
+        this.pos++;
+        joinImplicit = false;
+      } else if (this.defaultOp === 'OR' && this.startsOperand(tok)) {
+        joinImplicit = true;
+      } else break;
+      if (operands === null) operands = [first];
+      else if (implicit !== null && implicit !== joinImplicit) operands = [this.binary('or', implicit, 'keyword', operands)];
+      implicit = joinImplicit;
+      operands.push(this.andExpr());
+    }
+    return operands === null ? first : this.binary('or', implicit ?? false, 'keyword', operands);
+  }
+
+  private andExpr(): Expr {
+    const first = this.unary();
+    let operands: Expr[] | null = null;
+    let join: 'keyword' | 'plus' | 'implicit' | null = null;
+    for (;;) {
+      const tok = this.peek();
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'logical' });
+      let j: 'keyword' | 'plus' | 'implicit';
+      if (this.defaultOp === 'AND' && this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
+      if (isWord(tok, KW.And)) j = 'keyword';
+      else if (tok.kind === T.Plus) j = 'plus';
+      else if (this.defaultOp === 'AND' && this.startsOperand(tok)) j = 'implicit';
+      else break;
+      if (j !== 'implicit') this.pos++;
+      if (operands === null) operands = [first];
+      else if (join !== null && join !== j) operands = [this.binary('and', join === 'implicit', join === 'plus' ? 'plus' : 'keyword', operands)];
+      join = j;
+      operands.push(this.unary());
+    }
+    if (operands === null) return first;
+    return this.binary('and', join === 'implicit', join === 'plus' ? 'plus' : 'keyword', operands);
+  }
+
+  private unary(): Expr {
+    const tok = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
+    if (isWord(tok, KW.Not) || tok.kind === T.Minus) {
+      this.pos++;
+      const operand = this.unary();
+      return { kind: 'not', syntax: tok.kind === T.Minus ? 'minus' : 'keyword', operand, range: { start: tok.start, end: operand.range.end } };
+    }
+    return this.primary();
+  }
+
+  private primary(): Expr {
+    const tok = this.peek();
+    switch (tok.kind) {
+      case T.LParen:
+        return this.parenthesized();
+      case T.Word: {
+        if (isWord(tok, KW.And) || isWord(tok, KW.Or)) {
+          this.error(DiagnosticCodes.MissingOperand, `\`${this.val(tok).toUpperCase()}\` needs a criterion before it.`, tok);
+          return { kind: 'error', range: this.emptyAt(tok) };
+        }
+        const by = fieldFunction(tok);
+        if (by !== undefined && this.peekAt(1).kind === T.LParen) return this.criterion(this.fieldRef(by));
+        this.pos++;
+        const next = this.peek();
+        const property = { kind: 'property' as const, name: this.val(tok), range: { start: tok.start, end: tok.end } };
+        // Side by side with the cursor, a word may still become a property: `Title |`.
+        if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operator', property });
+        if (next.kind === T.Compare || isWord(next, KW.In) || isWord(next, KW.Contains)) return this.criterion(property);
+        if (this.val(tok) === '*') return { kind: 'matchAll', range: property.range };
+        return { kind: 'text', value: this.scalarFromToken(tok), range: property.range };
+      }
+      case T.String:
+      case T.Question:
+      case T.Named:
+        this.pos++;
+        return { kind: 'text', value: this.scalarFromToken(tok), range: { start: tok.start, end: tok.end } };
+      case T.EOF:
+        this.error(DiagnosticCodes.UnexpectedEnd, 'The expression ends here, but a criterion was expected.', this.emptyAt(tok));
+        return { kind: 'error', range: this.emptyAt(tok) };
+      case T.RParen:
+        if (this.depth > 0) {
+          this.error(DiagnosticCodes.UnexpectedToken, 'A criterion was expected before `)`.', this.emptyAt(tok));
+          return { kind: 'error', range: this.emptyAt(tok) };
+        }
+        this.pos++;
+        this.error(DiagnosticCodes.UnmatchedParenthesis, 'This `)` has no matching `(`.', tok, [
+          { title: 'Remove the `)`', edits: [{ range: { start: tok.start, end: tok.end }, newText: '' }] },
+        ]);
+        return { kind: 'error', range: { start: tok.start, end: tok.end } };
+      case T.Compare: {
+        this.pos++;
+        this.error(DiagnosticCodes.UnexpectedToken, `\`${this.val(tok)}\` needs a property before it, e.g. \`Title ${this.val(tok)} …\`.`, tok);
+        // Swallow the value too, so one mistake yields one diagnostic.
+        const v = this.peek();
+        if (v.kind === T.Word || v.kind === T.String || v.kind === T.Question || v.kind === T.Named) this.pos++;
+        return { kind: 'error', range: { start: tok.start, end: this.tokens[this.pos - 1].end } };
+      }
+      default:
+        this.pos++;
+        if (tok.kind !== T.Invalid) this.error(DiagnosticCodes.UnexpectedToken, `Unexpected ${describe(tok, this.text)}; a criterion was expected.`, tok);
+        return { kind: 'error', range: { start: tok.start, end: tok.end } };
+    }
+  }
+
+  private parenthesized(): Expr {
+    const open = this.tokens[this.pos++];
+    this.depth++;
+    let inner: Expr;
+    if (this.peek().kind === T.RParen) {
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
+      this.error(DiagnosticCodes.UnexpectedToken, 'Empty parentheses: a criterion was expected inside.', { start: open.start, end: this.peek().end });
+      inner = { kind: 'error', range: this.emptyAt(this.peek()) };
+    } else inner = this.orExpr();
+    this.depth--;
+    const close = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'closeParen' });
+    if (close.kind === T.RParen) {
+      this.pos++;
+    } else {
+      this.error(DiagnosticCodes.UnclosedParenthesis, 'This `(` is not closed.', open, [
+        { title: 'Add `)` at the end', edits: [{ range: { start: this.text.length, end: this.text.length }, newText: ')' }] },
+      ]);
+    }
+    // Parentheses only group: the tree keeps the inner node, widened to cover them for hover and folding.
+    const end = close.kind === T.RParen ? close.end : this.prevEnd();
+    return widen(inner, open.start, end);
+  }
+
+  private criterion(property: PropertyPath): Criterion {
+    const opTok = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operator', property });
+    let operator: OperatorToken | null = null;
+    if (opTok.kind === T.Compare) operator = { op: this.val(opTok) as ComparisonOperator, range: { start: opTok.start, end: opTok.end } };
+    else if (isWord(opTok, KW.In)) operator = { op: 'in', range: { start: opTok.start, end: opTok.end } };
+    else if (isWord(opTok, KW.Contains)) operator = { op: 'contains', range: { start: opTok.start, end: opTok.end } };
+    if (!operator) {
+      if (property.kind === 'field' && property.accessor.length === 0 && this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'accessor', field: property, dot: true });
+      this.error(
+        DiagnosticCodes.MissingOperator,
+        `An operator (\`=\`, \`<>\`, \`>\`, \`contains\`, …) was expected after the field reference, found ${describe(opTok, this.text)}.`,
+        opTok.kind === T.EOF ? this.emptyAt(opTok) : opTok,
+      );
+      return { kind: 'criterion', property, operator: null, value: null, range: { start: property.range.start, end: property.range.end } };
+    }
+    this.pos++;
+    const value = this.value(property, operator);
+    return { kind: 'criterion', property, operator, value, range: { start: property.range.start, end: value ? value.range.end : operator.range.end } };
+  }
+
+  private value(property: PropertyPath, operator: OperatorToken): Value | null {
+    const tok = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'value', property, operator: operator.op });
+    if (operator.op === 'in' && tok.kind === T.LParen) return this.valueList(property, operator);
+    const scalar = this.scalar(tok);
+    if (scalar) return scalar;
+    const where = tok.kind === T.EOF ? this.emptyAt(tok) : { start: tok.start, end: tok.end };
+    this.error(DiagnosticCodes.MissingValue, `A value was expected after \`${operator.op}\`, found ${describe(tok, this.text)}.`, where, [
+      { title: "Insert an empty value ''", edits: [{ range: { start: operator.range.end, end: operator.range.end }, newText: " ''" }] },
+    ]);
+    return null;
+  }
+
+  private valueList(property: PropertyPath, operator: OperatorToken): Value {
+    const open = this.tokens[this.pos++];
+    const items: ScalarValue[] = [];
+    for (;;) {
+      const tok = this.peek();
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'value', property, operator: operator.op });
+      const item = this.scalar(tok);
+      if (item) items.push(item);
+      else this.error(DiagnosticCodes.MissingValue, `A value was expected in the list, found ${describe(tok, this.text)}.`, tok.kind === T.EOF ? this.emptyAt(tok) : tok);
+      const sep = this.peek();
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'listSeparator' });
+      if (sep.kind === T.Comma) {
+        this.pos++;
+        continue;
+      }
+      if (sep.kind === T.RParen) {
+        this.pos++;
+        return { kind: 'list', items, range: { start: open.start, end: sep.end } };
+      }
+      this.error(DiagnosticCodes.UnclosedParenthesis, 'The value list is not closed with `)`.', open, [
+        { title: 'Close the list', edits: [{ range: { start: this.prevEnd(), end: this.prevEnd() }, newText: ')' }] },
+      ]);
+      return { kind: 'list', items, range: { start: open.start, end: this.prevEnd() } };
+    }
+  }
+
+  /** Reads one value token if there is one; keywords that would start the next clause are not values. */
+  private scalar(tok: Token): ScalarValue | null {
+    if (tok.kind === T.Word) {
+      if (isWord(tok, KW.And) || isWord(tok, KW.Or) || isWord(tok, KW.Not)) return null;
+      this.pos++;
+      return this.scalarFromToken(tok);
+    }
+    if (tok.kind === T.String || tok.kind === T.Question || tok.kind === T.Named) {
+      this.pos++;
+      return this.scalarFromToken(tok);
+    }
+    if (tok.kind === T.Minus) {
+      // A negative number: `-` glued to the word after it.
+      const next = this.peekAt(1);
+      if (next.kind === T.Word && next.start === tok.end) {
+        this.pos += 2;
+        const merged: Token = { ...next, start: tok.start, value: '-' + this.val(next) };
+        return this.scalarFromToken(merged);
+      }
+    }
+    return null;
+  }
+
+  private scalarFromToken(tok: Token): ScalarValue {
+    const range = { start: tok.start, end: tok.end };
+    if (tok.kind === T.Question) return { kind: 'placeholder', index: this.placeholderIndex++, name: null, range };
+    if (tok.kind === T.Named) {
+      if (this.val(tok).length === 0) this.error(DiagnosticCodes.UnexpectedToken, 'A placeholder name was expected after `@`.', tok);
+      return { kind: 'placeholder', index: null, name: this.val(tok), range };
+    }
+    const quote = tok.kind === T.String ? (tok.quote ?? "'") : null;
+    if (this.wildcards && (this.val(tok).includes('*') || this.val(tok).includes('?'))) return { kind: 'wildcard', pattern: this.val(tok), quote, range };
+    return { kind: 'literal', value: this.val(tok), quote, range };
+  }
+
+  private fieldRef(by: FieldRef['by']): FieldRef {
+    const fn = this.tokens[this.pos];
+    this.pos += 2; // the function word and `(`
+    const arg = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'fieldKey', by });
+    let key = '';
+    let keyRange: Range;
+    if (arg.kind === T.String) {
+      this.pos++;
+      key = this.val(arg);
+      keyRange = { start: arg.start, end: arg.end };
+    } else {
+      keyRange = this.emptyAt(arg);
+      if (arg.kind === T.Word) {
+        // `FieldName(Status)`: accept the word, but say how it should be written.
+        this.pos++;
+        key = this.val(arg);
+        keyRange = { start: arg.start, end: arg.end };
+        this.error(DiagnosticCodes.MalformedFieldReference, `The argument of \`${this.val(fn)}\` must be quoted.`, arg, [
+          { title: 'Quote the argument', edits: [{ range: keyRange, newText: `'${this.val(arg)}'` }] },
+        ]);
+      } else {
+        this.error(DiagnosticCodes.MalformedFieldReference, `\`${this.val(fn)}(\` needs a quoted argument, e.g. \`${this.val(fn)}('Status')\`.`, keyRange);
+      }
+    }
+    const close = this.peek();
+    let end: number;
+    if (close.kind === T.RParen) {
+      this.pos++;
+      end = close.end;
+    } else {
+      end = this.prevEnd();
+      this.error(DiagnosticCodes.MalformedFieldReference, `\`)\` was expected to close \`${this.val(fn)}(\`.`, close.kind === T.EOF ? this.emptyAt(close) : close, [
+        { title: 'Insert `)`', edits: [{ range: { start: end, end }, newText: ')' }] },
+      ]);
+    }
+    const ref: FieldRef = { kind: 'field', by, key, keyRange, accessor: [], accessorRange: null, range: { start: fn.start, end } };
+    const dot = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'accessor', field: ref, dot: true });
+    if (dot.kind === T.Dot) {
+      this.pos++;
+      const acc = this.peek();
+      if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'accessor', field: ref, dot: false });
+      if (acc.kind === T.Word && acc.start === dot.end) {
+        this.pos++;
+        ref.accessor = this.val(acc).split('.').filter((s) => s.length > 0);
+        ref.accessorRange = { start: acc.start, end: acc.end };
+        ref.range = { start: fn.start, end: acc.end };
+      } else {
+        ref.accessorRange = { start: dot.end, end: dot.end };
+        ref.range = { start: fn.start, end: dot.end };
+        this.error(DiagnosticCodes.MalformedFieldReference, 'A property such as `Value` was expected after the dot.', this.emptyAt(acc.kind === T.EOF ? acc : { start: dot.end, end: dot.end }));
+      }
+    }
+    return ref;
+  }
+
+  private sortItem(): SortItem | null {
+    const tok = this.peek();
+    let target: PropertyPath;
+    const by = fieldFunction(tok);
+    if (by !== undefined && this.peekAt(1).kind === T.LParen) target = this.fieldRef(by);
+    else if (tok.kind === T.Word && !isWord(tok, KW.Asc) && !isWord(tok, KW.Desc)) {
+      this.pos++;
+      target = { kind: 'property', name: this.val(tok), range: { start: tok.start, end: tok.end } };
+    } else {
+      this.error(DiagnosticCodes.MalformedSort, `A property to sort by was expected, found ${describe(tok, this.text)}.`, tok.kind === T.EOF ? this.emptyAt(tok) : tok);
+      if (tok.kind !== T.Comma && tok.kind !== T.EOF) this.pos++;
+      return null;
+    }
+    const dir = this.peek();
+    if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'direction' });
+    if (isWord(dir, KW.Asc) || isWord(dir, KW.Desc)) {
+      this.pos++;
+      return {
+        kind: 'sortItem',
+        target,
+        direction: isWord(dir, KW.Desc) ? 'desc' : 'asc',
+        explicitDirection: true,
+        range: { start: target.range.start, end: dir.end },
+      };
+    }
+    return { kind: 'sortItem', target, direction: 'asc', explicitDirection: false, range: { start: target.range.start, end: target.range.end } };
+  }
+
+  // --- helpers ----------------------------------------------------------------------------
+
+  private startsOperand(tok: Token): boolean {
+    switch (tok.kind) {
+      case T.Word:
+        return !isWord(tok, KW.And) && !isWord(tok, KW.Or);
+      case T.EOF:
+        return false;
+      case T.RParen:
+        return this.depth === 0;
+      default:
+        return true;
+    }
+  }
+
+  private startsSortItem(tok: Token): boolean {
+    return tok.kind === T.Word && !isWord(tok, KW.Asc) && !isWord(tok, KW.Desc);
+  }
+
+  private binary(kind: 'and' | 'or', implicit: boolean, syntax: 'keyword' | 'plus', operands: Expr[]): BinaryExpr {
+    return { kind, implicit, syntax, operands, range: { start: operands[0].range.start, end: operands[operands.length - 1].range.end } };
+  }
+
+  /** A token's text (pooled tokens leave plain slices to be read on demand). */
+  private val(t: Token): string {
+    return t.value !== null ? t.value : tokenValue(this.text, t);
+  }
+
+  private peek(): Token {
+    // Recovery never steps past EOF; the clamp keeps a slip from turning into a crash in an editor.
+    return this.tokens[Math.min(this.pos, this.last)];
+  }
+
+  private peekAt(k: number): Token {
+    return this.tokens[Math.min(this.pos + k, this.last)];
+  }
+
+  private prevEnd(): number {
+    return this.pos > 0 ? this.tokens[this.pos - 1].end : 0;
+  }
+
+  private emptyAt(tok: Range): Range {
+    return { start: tok.start, end: tok.start };
+  }
+
+  /**
+   * Whether to record an expectation at the cursor: not once an error stood there. Callers test
+   * `this.pos === this.cursorIndex` inline first, since that runs at every token and is usually false.
+   */
+  private want(): boolean {
+    return !this.quiet;
+  }
+
+  private error(code: (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes], message: string, range: Range, fixes?: QuickFix[]): void {
+    // Nothing valid stood at the cursor: what recovery looks for next there is not what the user can type.
+    if (this.pos === this.cursorIndex) this.quiet = true;
+    this.diagnostics.push(diagnostic(code, 'error', message, { start: range.start, end: range.end }, fixes));
+  }
+
+  private result<N>(ast: N): ParseResult<N> {
+    if (this.diagnostics.length > 1) this.diagnostics.sort((a, b) => a.range.start - b.range.start);
+    return { ast, diagnostics: this.diagnostics, expected: dedupe(this.expected), cursorToken: this.cursorIndex >= 0 ? { ...this.tokens[this.cursorIndex], value: this.val(this.tokens[this.cursorIndex]) } : null };
+  }
+}
+
+/** The token being typed at `cursor` (a word, string or name touching it), else the first token after it. */
+function findCursorToken(tokens: Token[], last: number, cursor: number): number {
+  let lo = 0;
+  let hi = last;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid].end < cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  // tokens[lo] is the first token ending at or after the cursor.
+  const tok = tokens[lo];
+  if (tok.start < cursor && cursor < tok.end) return lo;
+  if (tok.start < cursor && tok.end === cursor && lo + 1 <= last) {
+    // The cursor sits right after this token: it is being typed only if it is word-like.
+    if (tok.kind === T.Word || tok.kind === T.Named || (tok.kind === T.String && tok.terminated === false)) return lo;
+    return lo + 1;
+  }
+  return lo;
+}
+
+const NO_EXPECTATIONS: Expectation[] = [];
+
+function dedupe(list: Expectation[]): Expectation[] {
+  if (list.length === 0) return list;
+  const seen = new Set<string>();
+  const out: Expectation[] = [];
+  for (const e of list) {
+    const key = e.kind + ('property' in e ? ':' + e.property.range.start : '') + ('operator' in e ? ':' + e.operator : '') + ('dot' in e ? ':' + e.dot : '');
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+function widen(e: Expr, start: number, end: number): Expr {
+  return { ...e, range: { start: Math.min(start, e.range.start), end: Math.max(end, e.range.end) } } as Expr;
+}
+
+function describe(tok: Token, text: string): string {
+  const value = tokenValue(text, tok);
+  switch (tok.kind) {
+    case T.EOF:
+      return 'the end of the expression';
+    case T.Word:
+      return `\`${value}\``;
+    case T.String:
+      return 'a quoted string';
+    case T.Compare:
+      return `\`${value}\``;
+    case T.LParen:
+      return '`(`';
+    case T.RParen:
+      return '`)`';
+    case T.Comma:
+      return '`,`';
+    case T.Dot:
+      return '`.`';
+    case T.Plus:
+      return '`+`';
+    case T.Minus:
+      return '`-`';
+    case T.Question:
+      return '`?`';
+    case T.Named:
+      return `\`@${value}\``;
+    default:
+      return `\`${value}\``;
+  }
+}
+
+export function parseExpression(text: string, options?: ParseOptions): ParseResult<SearchExpression> {
+  return new Parser(text, options).parseSearch();
+}
+
+export function parseSort(text: string, options?: ParseOptions): ParseResult<SortExpression> {
+  return new Parser(text, options).parseSort();
+}

@@ -1,0 +1,39 @@
+// The optional tenant schema semantic checks and completion use: field definitions, options, classifications.
+// It arrives from the network or a settings file, so it is validated with zod at that boundary.
+import { z } from 'zod';
+import { FIELD_DATA_TYPES } from './catalogue';
+
+export const OptionSchemaSchema = z.object({
+  id: z.string().optional(),
+  name: z.string(),
+  label: z.string().optional(),
+});
+
+export const FieldSchemaSchema = z.object({
+  id: z.string().optional(),
+  name: z.string(),
+  label: z.string().optional(),
+  dataType: z.enum(FIELD_DATA_TYPES),
+  options: z.array(OptionSchemaSchema).optional(),
+});
+
+export const QuerySchemaSchema = z.object({
+  fields: z.array(FieldSchemaSchema).default([]),
+  /** Classification names (or name paths) known to the tenant. */
+  classifications: z.array(z.string()).optional(),
+});
+
+export type OptionSchema = z.infer<typeof OptionSchemaSchema>;
+export type FieldSchema = z.infer<typeof FieldSchemaSchema>;
+export type QuerySchema = z.input<typeof QuerySchemaSchema>;
+
+/** Finds a field by the way it is referenced; names and labels compare case-insensitively, ids ignore dashes. */
+export function findField(schema: QuerySchema | undefined, by: 'id' | 'name' | 'label', key: string): FieldSchema | undefined {
+  if (!schema?.fields) return undefined;
+  const k = by === 'id' ? key.replace(/-/g, '').toLowerCase() : key.toLowerCase();
+  return schema.fields.find((f) => {
+    if (by === 'id') return f.id !== undefined && f.id.replace(/-/g, '').toLowerCase() === k;
+    if (by === 'name') return f.name.toLowerCase() === k;
+    return (f.label ?? '').toLowerCase() === k;
+  });
+}

@@ -1,0 +1,95 @@
+// `dam search` and `dam get` run in-process against the emulator, connection from the environment.
+import { strict as assert } from 'node:assert';
+import { PassThrough } from 'node:stream';
+import { describeEachBackend } from './helpers';
+import { main } from '../../src/cli/main';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function dam(argv: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b));
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const code = await main(argv, { stdout, stderr, env, signal: new AbortController().signal });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
+describeEachBackend('dam search / dam get', { seed: 'demo' }, (env) => {
+  const vars = () => ({ DAM_URL: env().url });
+
+  it('search --all --json streams every hit as NDJSON', async () => {
+    const total = (await env().client().search.records({ expression: 'ContentType = Video', pageSize: 1 })).totalCount ?? 0;
+    const run = await dam(['search', 'ContentType = Video', '--all', '--json', '--page-size', '40'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, total);
+    const items = lines.map((l) => JSON.parse(l) as { id: string; contentType: string });
+    assert.ok(items.every((i) => i.contentType === 'Video' && /^[0-9a-f]{32}$/.test(i.id)));
+    assert.equal(new Set(items.map((i) => i.id)).size, items.length);
+  });
+
+  it('search without --all prints one page and says how many remain', async () => {
+    const run = await dam(['search', 'ContentType = Image', '--page-size', '5'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trimEnd().split('\n').length, 5);
+    assert.match(run.stderr, /^5 of \d+ hits shown; --all prints every page/);
+  });
+
+  it('search --classifications prints id and namePath', async () => {
+    const run = await dam(['search', '*', '--classifications', '--all'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    const rows = run.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    assert.ok(rows.length >= 30);
+    assert.ok(rows.every(([id, path]) => /^[0-9a-f]{32}$/.test(id) && path.length > 0));
+  });
+
+  it('search --param fills @Name', async () => {
+    const run = await dam(['search', 'ContentType = @kind', '--param', 'kind=Document', '--json', '--page-size', '3'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.trimEnd().split('\n').every((l) => (JSON.parse(l) as { contentType: string }).contentType === 'Document'));
+  });
+
+  it('get prints the resource, with --select embedding', async () => {
+    const id = (await env().client().records.list({ pageSize: 1 })).items[0].id;
+    const run = await dam(['get', `record/${id}`, '--select', 'record=fields'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    const body = JSON.parse(run.stdout) as { id: string; _embedded?: { fields?: unknown } };
+    assert.equal(body.id, id);
+    assert.ok(body._embedded?.fields);
+  });
+
+  it('get of a missing resource exits 1 with the service’s message', async () => {
+    const run = await dam(['get', 'record/0123456789abcdef0123456789abcdef'], vars());
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /404/);
+    assert.match(run.stderr, /NoDataFoundException/);
+  });
+
+  it('a wrong secret from the environment is refused; it never appears in output', async () => {
+    const run = await dam(['get', 'languages'], { ...vars(), DAM_CLIENT_SECRET: 'wrong-secret-value' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /401/);
+    assert.ok(!run.stderr.includes('wrong-secret-value'));
+  });
+
+  it('--verbose logs each request without the token', async () => {
+    const run = await dam(['get', 'languages', '--verbose', '--compact'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/login\/connect\/token → 200/);
+    assert.match(run.stderr, /GET http:\/\/127\.0\.0\.1:\d+\/api\/core\/languages → 200/);
+    assert.doesNotMatch(run.stderr, /Bearer|dam-emulator-secret/);
+  });
+
+  it('usage errors exit 2', async () => {
+    assert.equal((await dam(['search'], vars())).code, 2);
+    assert.equal((await dam(['search', 'x', '--page-size', '0'], vars())).code, 2);
+    assert.equal((await dam(['get', 'a', 'b'], vars())).code, 2);
+  });
+});

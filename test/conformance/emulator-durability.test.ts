@@ -1,0 +1,88 @@
+// The emulator keeps what it acknowledged: a write answered 2xx survives SIGKILL of the process right after.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const HEADERS = { accept: 'application/hal+json', 'api-version': '1', 'user-agent': 'dam-emulator-durability-test' };
+
+/** Starts `src/emulator/main.ts` as its own process and resolves with its URL once it prints the ready line. */
+function startProcess(data: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', '0', '--data', data, '--seed', 'empty'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before it was ready:\n${err}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
+
+async function token(url: string): Promise<string> {
+  const res = await fetch(`${url}/login/connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&scope=api&client_id=dam-emulator&client_secret=dam-emulator-secret',
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+describe('emulator durability (kill -9)', function () {
+  this.timeout(300_000);
+  let data: string;
+  let running: ChildProcess | undefined;
+
+  before(() => {
+    data = mkdtempSync(join(tmpdir(), 'dam-emulator-durability-'));
+  });
+  after(async () => {
+    if (running && running.exitCode === null && running.signalCode === null) {
+      running.kill('SIGKILL');
+      await exited(running);
+    }
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  it('finds a record created right before SIGKILL after a restart on the same data folder', async () => {
+    const first = await startProcess(data);
+    running = first.child;
+    const bearer = await token(first.url);
+    const title = `durable ${Date.now()}`;
+    const created = await fetch(`${first.url}/api/core/record`, {
+      method: 'POST',
+      headers: { ...HEADERS, authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title, status: 'Released' }),
+    });
+    assert.equal(created.status, 201);
+    const { id } = (await created.json()) as { id: string };
+    // No grace period: the kill follows the acknowledgement immediately.
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    const second = await startProcess(data);
+    running = second.child;
+    // The token issued before the kill is kept too.
+    const read = await fetch(`${second.url}/api/core/record/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${bearer}` } });
+    assert.equal(read.status, 200);
+    const body = (await read.json()) as { id: string; title: string; status: string };
+    assert.equal(body.id, id);
+    assert.equal(body.title, title);
+    assert.equal(body.status, 'Released');
+
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+    assert.equal(second.child.exitCode, 0, 'SIGTERM stops the emulator cleanly');
+  });
+});

@@ -1,0 +1,256 @@
+// Entry of `npm run test:e2e`: builds the extension, compiles the in-host mocha suite into out/e2e/,
+// runs it inside a real VS Code (code-server through the harness, or @vscode/test-electron when
+// DAM_E2E_RUNNER=electron), then runs the Playwright UI tests in test/e2e/ui/.
+//
+// Environment: CI=true turns a missing harness into a failure; DAM_E2E_GREP selects the tests whose
+// title contains it (UI tests also by file name); DAM_E2E_TIMEOUT_MS bounds each phase (default
+// 10 min); DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium; every DAM_*
+// variable reaches the extension host.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import {
+  OUTPUT_DIR,
+  PROJECT_ROOT,
+  VERSIONS,
+  ensureHarness,
+  findChromium,
+  harnessReady,
+  missingInstallPrerequisites,
+  startWorkbench,
+  withTimeout,
+} from './harness.mjs';
+
+const SUITE_SRC = join(PROJECT_ROOT, 'test', 'e2e', 'suite');
+// One folder per run: another engineer's run may be loading its suite from out/e2e at the same time.
+const SUITE_OUT_BASE = join(PROJECT_ROOT, 'out', 'e2e');
+const SUITE_OUT = join(SUITE_OUT_BASE, `suite-${process.pid}`);
+const UI_DIR = join(PROJECT_ROOT, 'test', 'e2e', 'ui');
+const PHASE_TIMEOUT_MS = Number(process.env.DAM_E2E_TIMEOUT_MS ?? 10 * 60_000);
+const isCI = process.env.CI === 'true' || process.env.CI === '1';
+const grep = process.env.DAM_E2E_GREP || '';
+
+const t0 = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const header = (title) => console.log(`\n=== e2e: ${title}`);
+
+function banner(lines) {
+  const width = Math.max(...lines.map((l) => l.length)) + 4;
+  const bar = '#'.repeat(width);
+  console.error(['', bar, ...lines.map((l) => `# ${l.padEnd(width - 4)} #`), bar, ''].join('\n'));
+}
+
+/** Bundles index.ts and each *.test.ts separately (CJS for the extension host; vscode and mocha come from the host and node_modules). */
+async function compileSuite() {
+  removeDeadRunsSuites();
+  const entryPoints = readdirSync(SUITE_SRC)
+    .filter((f) => f === 'index.ts' || f.endsWith('.test.ts'))
+    .map((f) => join(SUITE_SRC, f));
+  await esbuild.build({
+    entryPoints,
+    outdir: SUITE_OUT,
+    outbase: SUITE_SRC,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+  });
+  return join(SUITE_OUT, 'index.js');
+}
+
+/** Suites compiled by runs whose process is gone. */
+function removeDeadRunsSuites() {
+  if (!existsSync(SUITE_OUT_BASE)) return;
+  for (const name of readdirSync(SUITE_OUT_BASE)) {
+    const pid = Number(/^suite-(\d+)$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      rmSync(join(SUITE_OUT_BASE, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** A failure screenshot left by an earlier run would mislead whoever reads test/output/. */
+function removeStaleFailureShots() {
+  if (!existsSync(OUTPUT_DIR)) return;
+  for (const f of readdirSync(OUTPUT_DIR)) if (f.endsWith('-failure.png')) rmSync(join(OUTPUT_DIR, f));
+}
+
+function buildExtension() {
+  const result = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('node esbuild.mjs failed');
+}
+
+// Must match SUITE_START_MARKER in suite/index.ts.
+const SUITE_START_MARKER = '[dam-e2e] mocha starting:';
+// What an offline workbench reports about itself whatever the extension does: not worth a line.
+const OFFLINE_NOISE = [/ENOTFOUND open-vsx\.org/, /authentication provider 'github'/, /^\[AccountPolicyGate\]/];
+
+/**
+ * Streams the extension host's output once mocha starts; the workbench's start-up chatter before
+ * that is kept and shown only when the suite fails.
+ */
+function suiteLogger() {
+  const before = [];
+  let started = false;
+  return {
+    onLog(type, text) {
+      if (OFFLINE_NOISE.some((re) => re.test(text))) return;
+      if (!started && text.startsWith(SUITE_START_MARKER)) started = true;
+      if (!started) {
+        before.push(`[${type}] ${text}`);
+        return;
+      }
+      (type === 'error' ? process.stderr : process.stdout).write(`${text}\n`);
+    },
+    dumpStartup() {
+      if (before.length === 0) return;
+      console.error(`--- workbench output before the suite started ---\n${before.join('\n')}`);
+    },
+    get started() {
+      return started;
+    },
+  };
+}
+
+/** Phase 1: the mocha suite inside the extension host of code-server. Returns true when it passed. */
+async function runSuiteInCodeServer(extensionTestsPath) {
+  const started = Date.now();
+  const logger = suiteLogger();
+  const workbench = await startWorkbench({ extensionTestsPath, env: { DAM_E2E: '1' }, onLog: logger.onLog });
+  try {
+    const code = await withTimeout(workbench.testsExitCode, PHASE_TIMEOUT_MS, 'the extension test suite');
+    if (code !== 0) {
+      const shot = await workbench.screenshot('suite-failure').catch(() => null);
+      if (!logger.started) logger.dumpStartup();
+      console.error(`extension test suite failed (exit ${code})${shot ? `; screenshot ${relative(PROJECT_ROOT, shot)}` : ''}`);
+      return false;
+    }
+    console.log(`extension test suite passed in ${seconds(started)}`);
+    return true;
+  } catch (error) {
+    const shot = await workbench.screenshot('suite-failure').catch(() => null);
+    logger.dumpStartup();
+    console.error(`extension test suite: ${error.message}${shot ? `\nscreenshot ${relative(PROJECT_ROOT, shot)}` : ''}`);
+    console.error(`--- code-server output (tail) ---\n${workbench.serverLog().split('\n').slice(-40).join('\n')}`);
+    return false;
+  } finally {
+    await workbench.stop();
+  }
+}
+
+/**
+ * Phase 2: each test/e2e/ui/*.ui.mjs gets a fresh workbench. A UI test module exports `title` and a
+ * default async function receiving the workbench ({ page, screenshot, workspace, ... }).
+ */
+async function runUiTests() {
+  const tests = [];
+  for (const file of readdirSync(UI_DIR).filter((f) => f.endsWith('.ui.mjs')).sort()) {
+    const mod = await import(pathToFileURL(join(UI_DIR, file)).href);
+    tests.push({ file, title: mod.title ?? file, run: mod.default });
+  }
+  // Like mocha's grep: a UI test is selected by its title (or its file name).
+  const selected = tests.filter((t) => !grep || t.title.includes(grep) || t.file.includes(grep));
+  if (selected.length < tests.length) console.log(`DAM_E2E_GREP=${grep}: running ${selected.length} of ${tests.length} UI test(s)`);
+  let failed = 0;
+  for (const { file, title, run } of selected) {
+    const started = Date.now();
+    let workbench;
+    try {
+      workbench = await startWorkbench({ env: { DAM_E2E: '1' } });
+      await withTimeout(run(workbench), PHASE_TIMEOUT_MS, title);
+      console.log(`  ✔ ${title} (${file}, ${seconds(started)})`);
+    } catch (error) {
+      failed++;
+      const shot = workbench ? await workbench.screenshot(`${file.replace(/\.ui\.mjs$/, '')}-failure`).catch(() => null) : null;
+      console.error(`  ✖ ${title} (${file}, ${seconds(started)})\n    ${String(error.stack ?? error).split('\n').join('\n    ')}`);
+      if (shot) console.error(`    screenshot: ${relative(PROJECT_ROOT, shot)}`);
+    } finally {
+      await workbench?.stop();
+    }
+  }
+  console.log(`${selected.length - failed} passing, ${failed} failing UI test(s)`);
+  return { total: selected.length, failed };
+}
+
+/** Null when the code-server harness can run here, else the banner lines saying what is missing. */
+function missingHarness() {
+  const chromium = findChromium();
+  const packages = [...(chromium ? [] : ['chromium']), ...missingInstallPrerequisites()];
+  if (packages.length === 0) return null;
+  return [
+    'VS CODE EXTENSION SUITE NOT RUN',
+    `missing Debian package(s): ${packages.join(', ')}`,
+    `install them (apt-get install ${packages.join(' ')}) and run npm run test:e2e`,
+  ];
+}
+
+async function main() {
+  const electron = process.env.DAM_E2E_RUNNER === 'electron';
+
+  const missing = electron ? null : missingHarness();
+  if (missing) {
+    if (isCI) {
+      banner([...missing, 'CI=true: a missing harness is a failure.']);
+      return 1;
+    }
+    banner([...missing, 'SKIPPED (set CI=true to make this a failure)']);
+    return 0;
+  }
+
+  header('build');
+  let phase = Date.now();
+  removeStaleFailureShots();
+  buildExtension();
+  const extensionTestsPath = await compileSuite();
+  console.log(`extension built, suite compiled to ${relative(PROJECT_ROOT, SUITE_OUT)} (${seconds(phase)})`);
+
+  if (electron) {
+    header('extension suite in VS Code (@vscode/test-electron)');
+    const { runWithElectron } = await import('./electron.mjs');
+    const code = await runWithElectron({ extensionTestsPath });
+    banner(['The Playwright UI tests (test/e2e/ui) run only through the code-server harness:', 'they were not run with DAM_E2E_RUNNER=electron.']);
+    return code;
+  }
+
+  header(`harness (code-server ${VERSIONS.codeServer}, Node ${VERSIONS.node}, ${findChromium()})`);
+  phase = Date.now();
+  const wasReady = harnessReady();
+  await ensureHarness();
+  console.log(wasReady ? `cached in test/.harness (${seconds(phase)})` : `installed into test/.harness in ${seconds(phase)}`);
+
+  header('extension suite in VS Code (code-server, mocha in the extension host)');
+  const suitePassed = await runSuiteInCodeServer(extensionTestsPath);
+
+  header('UI tests (Playwright)');
+  phase = Date.now();
+  const ui = await runUiTests();
+  console.log(`(${seconds(phase)})`);
+
+  header(`done in ${seconds(t0)}`);
+  const ok = suitePassed && ui.failed === 0;
+  const failures = [!suitePassed && 'extension suite', ui.failed > 0 && `${ui.failed} UI test(s)`].filter(Boolean);
+  console.log(ok ? 'all e2e phases passed' : `FAILED: ${failures.join(', ')}`);
+  return ok ? 0 : 1;
+}
+
+main()
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      console.error(`e2e: ${error.stack ?? error}`);
+      process.exitCode = 1;
+    },
+  )
+  .finally(() => {
+    if (!process.env.DAM_E2E_KEEP) rmSync(SUITE_OUT, { recursive: true, force: true });
+  });

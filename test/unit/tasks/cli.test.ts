@@ -1,0 +1,25 @@
+// The `dam tasks` argument helpers: durations where a day is 8 hours, and the one-line task summary.
+import assert from 'node:assert/strict';
+import { parseDuration, summary } from '../../../src/cli/commands/tasks';
+import { UsageError } from '../../../src/cli/command';
+
+describe('dam tasks arguments', () => {
+  const rows: [string, Record<string, number>][] = [
+    ['480', { EstimatedDuration: 480 }],
+    ['1d', { enteredEstimatedDurationDay: 1, enteredEstimatedDurationHour: 0, enteredEstimatedDurationMinute: 0 }],
+    ['2h30m', { enteredEstimatedDurationDay: 0, enteredEstimatedDurationHour: 2, enteredEstimatedDurationMinute: 30 }],
+    ['1d4H', { enteredEstimatedDurationDay: 1, enteredEstimatedDurationHour: 4, enteredEstimatedDurationMinute: 0 }],
+  ];
+  for (const [text, expected] of rows) it(`--duration ${text}`, () => assert.deepEqual(parseDuration(text), expected));
+
+  for (const bad of ['', '-5', '1w', '4h1d', '1.5h']) {
+    it(`--duration '${bad}' is a usage error`, () => assert.throws(() => parseDuration(bad), UsageError));
+  }
+
+  it('summarises a task with status and start type names', () => {
+    assert.equal(
+      summary({ id: 7, name: 'Copy', workFlowTaskStatus: 4, startType: 2, beginDate: 'B', endDate: 'E', estimatedDuration: 60, canDelegate: true, assignees: [{ taskAssigneeId: 9, userID: 3 }] }),
+      'task 7 "Copy" Assigned FixedBegin B → E (60 min); user 3 (assignee 9); can delegate',
+    );
+  });
+});
