@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from './auth';
 import type { RouteInfo } from './docs';
 import type { ErrorFactory } from './errors';
-import type { Store } from './storage/store';
+import type { TrackedStore } from './storage/tracking';
 
 /** The authenticated caller of a request: the user its token acts as, the client, and its privileges. */
 export interface Caller {
@@ -60,7 +60,8 @@ export interface AuthHelper {
 }
 
 export interface EmulatorContext {
-  store: Store;
+  /** The store; `generation()` moves on every write (for read caches). */
+  store: TrackedStore;
   errors: ErrorFactory;
   config: EmulatorConfig;
   clock: Clock;

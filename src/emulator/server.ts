@@ -11,6 +11,7 @@ import { migrate } from './storage/migrate';
 import { openStore } from './storage/open';
 import { openPglite, type PgliteStore } from './storage/pglite';
 import type { Store } from './storage/store';
+import { trackWrites } from './storage/tracking';
 import { seedStore } from './seed';
 import { type RouteInfo } from './docs';
 
@@ -91,11 +92,12 @@ function headerPolicy(request: FastifyRequest): HeaderPolicy {
 }
 
 export async function buildApp(
-  store: Store,
+  rawStore: Store,
   options: EmulatorOptions,
   origin: () => string,
 ): Promise<{ app: FastifyInstance; ctx: EmulatorContext }> {
   const log = options.log ?? (() => undefined);
+  const store = trackWrites(rawStore);
   const clock = options.clock ?? systemClock;
   const config: EmulatorConfig = { tokenTtl: options.tokenTtl ?? 3600, pageSizeDefault: 50, pageSizeMax: 1000, recordsPageSizeMax: 100 };
   const tokens = new TokenService(store, clock, config.tokenTtl);

@@ -278,6 +278,14 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
         break;
       }
       default:
+        // A character that ends words but has no token of its own (control characters): report it
+        // and move on, or lexWord would read an empty word here forever.
+        if (breaksWord(c)) {
+          i++;
+          diagnostics.push(unexpectedChar(start, text[start]));
+          emit(T.Invalid, start, i, text[start]);
+          continue;
+        }
         break;
     }
     i = lexWord(text, i, diagnostics);
@@ -417,5 +425,7 @@ function foreign(start: number, end: number, written: string, canonical: string)
 }
 
 function unexpectedChar(start: number, ch: string): Diagnostic {
-  return diagnostic(DiagnosticCodes.UnexpectedCharacter, 'error', `Unexpected character \`${ch}\`.`, { start, end: start + 1 });
+  const code = ch.charCodeAt(0);
+  const shown = code < 32 || code === 127 ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `\`${ch}\``;
+  return diagnostic(DiagnosticCodes.UnexpectedCharacter, 'error', `Unexpected character ${shown}.`, { start, end: start + 1 });
 }

@@ -81,6 +81,9 @@ describe('emulator durability (kill -9)', function () {
     assert.equal(body.title, title);
     assert.equal(body.status, 'Released');
 
+    // A second emulator on the same folder would corrupt it: it refuses to start while this one runs.
+    await assert.rejects(startProcess(data), /in use by another emulator/);
+
     second.child.kill('SIGTERM');
     await exited(second.child);
     assert.equal(second.child.exitCode, 0, 'SIGTERM stops the emulator cleanly');

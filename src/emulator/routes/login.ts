@@ -148,9 +148,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(String(v))}">`)
       .join('');
+    // The form posts to a relative address so the page also works behind a path-prefix proxy
+    // (code-server opens loopback pages as /proxy/<port>/…).
     const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Sign in to the DAM emulator</title></head>
 <body><h1>DAM emulator</h1><p>Allow <b>${escapeHtml(q.client_id)}</b> to act as <b>admin</b>?</p>
-<form method="post" action="/login/connect/authorize">${hidden}<button type="submit" id="allow">Allow</button></form></body></html>`;
+<form method="post" action="authorize">${hidden}<button type="submit" id="allow">Allow</button></form></body></html>`;
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
   });
 

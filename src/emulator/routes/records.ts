@@ -1,7 +1,8 @@
 // Records: list (filter/sort/paging/cursor), read with select headers, create, partial update, delete, sub-resources.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
-import { fieldType, load, loadFieldValues, recordType, classificationType, core } from '../domain/model';
+import { fieldType, load, loadFieldValues, recordType, classificationType, core, type RecordRow } from '../domain/model';
+import { RowCache } from '../storage/tracking';
 import { newGuid, RecordBody, writeRecord } from '../domain/records';
 import { normaliseGuid, pagedCollection, parsePaging, render, renderContext, requestParam, type RenderContext } from '../hal';
 import { runSearch } from '../search/run';
@@ -11,9 +12,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
   const { errors } = ctx;
 
+  // GET /record/{id} is the hottest read; rows are cached until the next write anywhere in the store.
+  const cache = new RowCache<RecordRow>(ctx.store);
+
   async function findRecord(id: string) {
     const guid = normaliseGuid(id);
-    const row = guid ? (await load.records(ctx.store, [guid]))[0] : undefined;
+    const row = guid ? await cache.get(guid, async () => (await load.records(ctx.store, [guid]))[0]) : undefined;
     if (!row) throw errors.noDataFound('record', id.slice(0, 100));
     return row;
   }

@@ -59,16 +59,23 @@ export default async function run({ page, context, screenshot }) {
     // The extension opens the consent page in the browser; a person clicks Allow.
     const consent = await consentPage;
     await consent.waitForLoadState('domcontentloaded');
+    const consentUrl = consent.url();
     await consent.locator('#allow').click();
-    await consent.getByText('You can close this tab').waitFor({ state: 'visible', timeout: 30_000 });
+    await consent
+      .getByText('You can close this tab')
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(async (err) => {
+        throw new Error(`after Allow on ${consentUrl} the browser shows ${consent.url()}: ${(await consent.content()).slice(0, 300)}\n${err.message}`);
+      });
     await consent.close();
 
-    const status = page.locator('.statusbar-item', { hasText: 'DAM: PKCE emulator' });
-    await status.first().waitFor({ state: 'visible', timeout: 30_000 });
-    const text = await status.first().innerText();
-    if (text.includes('$(warning)') || (await status.first().locator('.codicon-warning').count()) > 0) {
-      throw new Error(`the status bar shows a failed connection: ${text}`);
-    }
+    // Connected tenants show a cloud; connecting shows a spinner and a failure a warning sign.
+    const status = page.locator('.statusbar-item', { hasText: 'DAM: PKCE emulator' }).first();
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    await status.locator('.codicon-cloud').waitFor({ state: 'visible', timeout: 30_000 }).catch(async () => {
+      throw new Error(`the status bar does not show a connected tenant: ${await status.innerHTML()}`);
+    });
+    await page.getByText('This tenant has no classifications yet').waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot('connected-pkce');
   } finally {
     emulator.stop();

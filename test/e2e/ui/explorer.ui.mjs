@@ -4,23 +4,29 @@ import { openViewContainer } from './workbench.mjs';
 
 export const title = 'start the emulator from the welcome view and expand the tree three levels';
 
-/** Clicks the first collapsed tree row below `after` (a row index) and returns its index. */
+/**
+ * Clicks the first collapsed row below row `after` and waits for its children to render under it.
+ * Rows are virtualised, so wait on the row's own state rather than on a growing row count.
+ */
 async function expandFirstCollapsedAfter(page, after) {
   const rows = page.locator('.part.sidebar [role="treeitem"]');
   const count = await rows.count();
   for (let i = after + 1; i < count; i++) {
     const row = rows.nth(i);
-    if ((await row.getAttribute('aria-expanded')) === 'false') {
-      const before = count;
-      await row.click();
-      // Children are fetched from the emulator on expand.
-      await page.waitForFunction(
-        ({ n }) => document.querySelectorAll('.part.sidebar [role="treeitem"]').length > n,
-        { n: before },
-        { timeout: 30_000 },
-      );
-      return i;
-    }
+    if ((await row.getAttribute('aria-expanded')) !== 'false') continue;
+    const level = Number(await row.getAttribute('aria-level'));
+    await row.click();
+    // Children are fetched from the emulator on expand.
+    await page.waitForFunction(
+      ({ index, level }) => {
+        const all = document.querySelectorAll('.part.sidebar [role="treeitem"]');
+        const next = all[index + 1];
+        return all[index]?.getAttribute('aria-expanded') === 'true' && next && Number(next.getAttribute('aria-level')) === level + 1;
+      },
+      { index: i, level },
+      { timeout: 60_000 },
+    );
+    return i;
   }
   throw new Error(`no collapsed row after row ${after}`);
 }

@@ -71,3 +71,23 @@ describe('query robustness (fast-check)', () => {
     );
   });
 });
+
+describe('every single character', () => {
+  // A control character once stopped the lexer from advancing (an endless loop on one request).
+  it('alone, as a value and inside a word, ends in bounded time with diagnostics in bounds', () => {
+    for (let code = 0; code < 0x3000; code++) {
+      const ch = String.fromCharCode(code);
+      for (const text of [ch, `Title = a${ch}b`, `Title ${ch} x`, `${ch}${ch}`]) {
+        const { diagnostics } = diagnoseExpression(text);
+        diagnosticsInBounds(diagnostics, text.length);
+      }
+    }
+  });
+
+  it('reports a control character by its code point', () => {
+    const { diagnostics } = diagnoseExpression('Title = a\u0000b');
+    const d = diagnostics.find((x) => x.message.includes('U+0000'));
+    assert.ok(d, JSON.stringify(diagnostics));
+    assert.deepEqual(d.range, { start: 9, end: 10 });
+  });
+});
