@@ -10,6 +10,7 @@ interface TokenRow {
   user_id: number;
   expires_at: Date;
   privileges: string[];
+  language_id: string;
 }
 
 export interface IssuedToken {
@@ -55,15 +56,15 @@ export class TokenService implements AuthHelper {
     }
     if (token.length > 200) throw errors.invalidToken();
     const rows = await this.store.query<TokenRow>(
-      `SELECT t.client_id, t.user_id, t.expires_at, c.privileges
-         FROM access_tokens t JOIN clients c ON c.client_id = t.client_id WHERE t.token = $1`,
+      `SELECT t.client_id, t.user_id, t.expires_at, c.privileges, u.language_id
+         FROM access_tokens t JOIN clients c ON c.client_id = t.client_id JOIN users u ON u.id = t.user_id WHERE t.token = $1`,
       [token],
     );
     const row = rows[0];
     if (!row) throw errors.invalidToken();
     const expiresAt = new Date(row.expires_at).getTime();
     if (expiresAt <= now) throw errors.invalidToken();
-    const caller: Caller = { userId: row.user_id, clientId: row.client_id, privileges: new Set(row.privileges) };
+    const caller: Caller = { userId: row.user_id, clientId: row.client_id, privileges: new Set(row.privileges), languageId: row.language_id };
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(token, { caller, expiresAt });
     return caller;

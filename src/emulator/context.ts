@@ -11,6 +11,8 @@ export interface Caller {
   clientId: string;
   /** Named rights such as '.RoleExecuteMaintenanceJobs'; '*' means every right (system administrator). */
   privileges: Set<string>;
+  /** The user's default language: what fields and labels show when no `languages` header is sent. */
+  languageId: string;
 }
 
 /**

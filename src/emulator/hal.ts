@@ -89,6 +89,9 @@ export function renderContext(ctx: EmulatorContext, request: FastifyRequest): Re
   let languages: RenderContext['languages'];
   if (typeof raw === 'string' && raw.trim()) {
     languages = raw.trim() === '*' ? '*' : raw.split(',').map((l) => normaliseGuid(l.trim()) ?? l.trim().toLowerCase());
+  } else if (request.caller) {
+    // Spec: without the header, fields and labels come in the caller's default language.
+    languages = [request.caller.languageId];
   }
   const fields = parseEncodedList(request.headers['select-record-fields']);
   const groups = parseEncodedList(request.headers['select-record-fieldgroups']);

@@ -99,6 +99,29 @@ describeEachBackend('classifications', { seed: 'demo' }, (env) => {
     assert.equal(gone.status, 404);
   });
 
+  it('labels come in the caller\'s default language unless the languages header asks for others', async () => {
+    const EN = 'c2bd4f9bbb954bcb80c31e924c9c26dc';
+    const languages = await collect(client().languages.items({ plain: true }));
+    const de = languages.find((l) => l.culture === 'de-DE');
+    assert.ok(de, 'the fixed seed has de-DE');
+    const created = await client().classifications.create({
+      name: 'Language probe',
+      labels: [
+        { languageId: EN, value: 'Colour' },
+        { languageId: de.id, value: 'Farbe' },
+      ],
+    });
+    try {
+      const values = (c: Classification) => (c.labels ?? []).map((l) => l.value).sort();
+      // The caller (admin) works in en-US.
+      assert.deepEqual(values(await client().classifications.get(created.id)), ['Colour']);
+      assert.deepEqual(values(await client().classifications.get(created.id, { headers: { languages: '*' } })), ['Colour', 'Farbe']);
+      assert.deepEqual(values(await client().classifications.get(created.id, { headers: { languages: de.id } })), ['Farbe']);
+    } finally {
+      await client().classifications.delete(created.id);
+    }
+  });
+
   it('search by name with a wildcard, sorted, all pages by page number', async () => {
     const name = leaf.name!;
     const prefix = name.slice(0, Math.max(1, Math.min(3, name.length)));

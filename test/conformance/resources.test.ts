@@ -159,6 +159,26 @@ describeEachBackend('core resources', { seed: 'demo' }, (env) => {
     assert.equal((await failure<ApiError>(() => client().userGroups.get(String(created.id)))).status, 404);
   });
 
+  it('users: POST creates (201, Location, id), a duplicate login is a 409, DELETE removes', async () => {
+    const created = await client().users.create({ login: 'conformance.user', firstName: 'Con', lastName: 'Formance', email: 'c@example.com' });
+    assert.ok(Number(created.id) > 3, `new id ${created.id}`);
+    assert.equal(created.firstName, 'Con');
+    const read = await client().users.get(String(created.id), { plain: true });
+    assert.equal(read.email, 'c@example.com');
+    const duplicate = await failure<ApiError>(() => client().users.create({ login: 'CONFORMANCE.user' }));
+    assert.equal(duplicate.status, 409);
+    assert.ok(duplicate.exceptionMessage && duplicate.exceptionType);
+    await client().users.delete(String(created.id));
+    assert.equal((await failure<ApiError>(() => client().users.get(String(created.id)))).status, 404);
+  });
+
+  it('users: a user behind a registered client cannot be deleted (409 with the error object)', async () => {
+    const err = await failure<ApiError>(() => client().users.delete('1'));
+    assert.equal(err.status, 409);
+    assert.match(err.exceptionMessage ?? '', /registered client/);
+    assert.equal(String((await client().users.get('1')).id), '1');
+  });
+
   it('users: a partial PUT changes the sent property only; null resets it', async () => {
     const before = await client().users.get('2', { plain: true });
     await client().users.update('2', { lastName: 'Changed' });

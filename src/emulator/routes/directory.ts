@@ -1,4 +1,5 @@
 // Users, user groups, languages and content types.
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
@@ -52,6 +53,11 @@ export const UserBody = z
   })
   .loose();
 
+export const UserCreateBody = UserBody.extend({
+  login: z.string().min(1).max(200),
+  password: z.string().min(1).max(200).nullish(),
+});
+
 type Params = FastifyRequest<{ Params: { id: string } }>;
 
 const memberId = (m: number | string | { id: number | string }) => Number(typeof m === 'object' ? m.id : m);
@@ -102,6 +108,36 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       user.id,
     ]);
     return render(userType, await findUser(String(user.id)), renderContext(ctx, request));
+  });
+
+  for (const path of [`${base}/user`, `${base}/users`]) {
+    app.post(path, { schema: { summary: 'Create a user' }, config: { bodySchema: docSchema(UserCreateBody) } }, async (request, reply) => {
+      const body = parseBody(UserCreateBody, request.body);
+      if ((await ctx.store.query('SELECT 1 FROM users WHERE lower(login) = lower($1)', [body.login])).length) throw errors.conflict(`A user with login '${body.login.slice(0, 100)}' already exists.`);
+      const language = body.languageId ? normaliseGuid(body.languageId) : '00000000000000000000000000000000';
+      if (!language || !(await ctx.store.query('SELECT 1 FROM languages WHERE id = $1', [language])).length) throw errors.noDataFound('language', String(body.languageId));
+      const now = ctx.clock.now().toISOString();
+      // New users get ids above the seeded ones; without a password they cannot use the password flow.
+      const row = (
+        await ctx.store.query<{ id: number }>(
+          `INSERT INTO users (id, login, password, first_name, last_name, email, active, language_id, created_on, modified_on)
+           VALUES ((SELECT greatest(coalesce(max(id), 0), 9999) + 1 FROM users), $1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`,
+          [body.login, body.password ?? randomBytes(18).toString('base64url'), body.firstName ?? '', body.lastName ?? '', body.email ?? '', body.isActive ?? true, language, now],
+        )
+      )[0];
+      const rc = renderContext(ctx, request);
+      reply.code(201).header('Location', `${core(rc)}/user/${row.id}`);
+      return render(userType, await findUser(String(row.id)), rc);
+    });
+  }
+  app.delete(`${base}/user/:id`, { schema: { summary: 'Delete a user' } }, async (request: Params, reply) => {
+    const user = await findUser(request.params.id);
+    // The emulator's registered clients act as users; removing one would orphan every token it issues.
+    if ((await ctx.store.query('SELECT 1 FROM clients WHERE user_id = $1', [user.id])).length) {
+      throw errors.conflict(`User ${user.id} is the identity of a registered client and cannot be deleted.`);
+    }
+    await ctx.store.query('DELETE FROM users WHERE id = $1', [user.id]);
+    return reply.code(204).send();
   });
 
   app.get(`${base}/usergroups`, { schema: { summary: 'List user groups' } }, async (request) =>
