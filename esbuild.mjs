@@ -40,7 +40,8 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     minify: forProduction,
     entryPoints: [entry],
     outfile,
-    external: ['vscode'],
+    // `./session.js` is the client and its schemas, bundled apart and loaded with the first connection.
+    external: ['vscode', './session.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -48,6 +49,7 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
 const builds = [
   // The banner stamps the moment the bundle starts loading, so activation time includes module load.
   extensionBuildOptions('src/extension/extension.ts', 'dist/extension.js'),
+  { ...extensionBuildOptions('src/extension/connections/session.ts', 'dist/session.js'), banner: {} },
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
 ];

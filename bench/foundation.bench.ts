@@ -74,11 +74,12 @@ async function activation(): Promise<void> {
 
 async function main(): Promise<void> {
   await buildBaselines();
-  for (const name of ['extension.js', 'cli.js', 'emulator.js']) {
+  for (const name of ['extension.js', 'session.js', 'cli.js', 'emulator.js']) {
     const file = join(ROOT, 'dist', name);
     if (!existsSync(file)) throw new Error(`${file} is missing: run node esbuild.mjs --production first`);
   }
   printRow('bundle dist/extension.js', kb(join(ROOT, 'dist/extension.js')), `${kb(join(EMPTY, 'dist/extension.js'))} empty extension`, 'target < 1 MB');
+  printRow('bundle dist/session.js', kb(join(ROOT, 'dist/session.js')), '', 'client and zod, loaded with the first connection');
   printRow('bundle dist/cli.js', kb(join(ROOT, 'dist/cli.js')), '', '');
   printRow('bundle dist/emulator.js', kb(join(ROOT, 'dist/emulator.js')), '', 'plus PGlite wasm/data beside it');
   await activation();

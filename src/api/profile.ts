@@ -48,42 +48,5 @@ export interface ProfileSecrets {
   password?: string;
 }
 
-function trimSlash(value: string): string {
-  return value.replace(/\/+$/, '');
-}
-
-/**
- * Derives all six addresses from a tenant name and its domain, following the service's layout:
- * the content API on `{tenant}.dam.{domain}`, identity, uploads, work management and analytics on
- * `{tenant}.{domain}`. Every address stays editable afterwards.
- */
-export function deriveTenantEndpoints(tenant: string, domain: string): Endpoints {
-  const t = tenant.trim().toLowerCase();
-  const d = domain.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/+$/, '');
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(t)) throw new Error(`'${tenant}' is not a tenant name (letters, digits and dashes)`);
-  if (!/^[a-z0-9.-]+$/.test(d)) throw new Error(`'${domain}' is not a domain name`);
-  const app = `https://${t}.${d}`;
-  const dam = `https://${t}.dam.${d}`;
-  return { auth: app, base: dam, core: `${dam}/api/core`, upload: app, ops: app, analytics: app };
-}
-
-/** The emulator serves every address from one origin (emulator contract, "One origin"). */
-export function emulatorEndpoints(origin: string): Endpoints {
-  const b = trimSlash(origin);
-  return { auth: b, base: b, core: `${b}/api/core`, upload: b, ops: b, analytics: b };
-}
-
-/** The emulator's fixed client registration (emulator contract, "Credentials"). */
-export const EMULATOR_CLIENT = { clientId: 'dam-emulator', clientSecret: 'dam-emulator-secret', username: 'admin', password: 'admin' } as const;
-
-export function emulatorProfile(origin: string): Profile {
-  return ProfileSchema.parse({
-    id: 'emulator',
-    name: 'Local emulator',
-    kind: 'emulator',
-    endpoints: emulatorEndpoints(origin),
-    flow: 'clientCredentials',
-    clientId: EMULATOR_CLIENT.clientId,
-    scope: 'api',
-  });
-}
+// The zod-free helpers live in ./endpoints so the extension can use them without loading zod at activation.
+export { deriveTenantEndpoints, emulatorEndpoints, emulatorProfile, EMULATOR_CLIENT } from './endpoints';

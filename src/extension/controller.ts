@@ -1,9 +1,8 @@
 // The composition root: builds every part of the extension once, with explicit dependencies.
 import * as vscode from 'vscode';
-import { EMULATOR_CLIENT, emulatorProfile } from '../api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../api/endpoints';
 import { Commands, ContextKeys, SECTION } from './commandIds';
 import { ConnectionManager, AuthUriHandler } from './connections/connectionManager';
-import { runConnectWizard } from './connections/connectWizard';
 import { ProfileStore } from './connections/profileStore';
 import { ConnectionStatusBar } from './connections/statusBar';
 import type { Session } from './connections/session';
@@ -80,9 +79,7 @@ export class DamController implements vscode.Disposable {
       if (autoStart) void this.startEmulator().catch((err) => this.log.warn(`Emulator auto-start failed: ${String(err)}`));
       return;
     }
-    if (id && this.profiles.get(id)) {
-      void this.connections.connect(id, { interactive: false }).catch(() => undefined);
-    }
+    if (id) void this.connections.connect(id, { interactive: false }).catch(() => undefined);
   }
 
   /** Starts the emulator child process and connects to it with the contract's credentials. */
@@ -117,14 +114,15 @@ export class DamController implements vscode.Disposable {
   }
 
   private async addConnection(): Promise<Session> {
-    const { profile, secrets } = await runConnectWizard(new Set(this.profiles.list().map((p) => p.id)));
+    const { runConnectWizard } = await import('./connections/connectWizard.js');
+    const { profile, secrets } = await runConnectWizard(new Set((await this.profiles.list()).map((p) => p.id)));
     await this.profiles.save(profile);
     await this.profiles.setSecrets(profile.id, secrets);
     return this.connectWithProgress(profile.id);
   }
 
-  private connectWithProgress(id: string): Thenable<Session> {
-    const profile = this.profiles.get(id);
+  private async connectWithProgress(id: string): Promise<Session> {
+    const profile = await this.profiles.get(id);
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `DAM: connecting to ${profile?.name ?? id}`, cancellable: true },
       (_progress, token) => this.connections.connect(id, { interactive: true, token }),
@@ -134,7 +132,7 @@ export class DamController implements vscode.Disposable {
   private async switchConnection(): Promise<Session | undefined> {
     type Item = vscode.QuickPickItem & { run: () => Thenable<Session | undefined> | Promise<Session | undefined> };
     const activeId = this.connections.activeProfile()?.id;
-    const items: Item[] = this.profiles.list().map((p) => ({
+    const items: Item[] = (await this.profiles.list()).map((p) => ({
       label: `${p.kind === 'emulator' ? '$(server-process)' : '$(cloud)'} ${p.name}`,
       description: p.id === activeId ? 'active' : p.endpoints.core,
       detail: `${p.flow} · client ${p.clientId}`,
@@ -147,13 +145,13 @@ export class DamController implements vscode.Disposable {
   }
 
   private async signIn(): Promise<Session | undefined> {
-    const profile = this.connections.activeProfile() ?? (this.profiles.activeId ? this.profiles.get(this.profiles.activeId) : undefined);
+    const profile = this.connections.activeProfile() ?? (this.profiles.activeId ? await this.profiles.get(this.profiles.activeId) : undefined);
     if (!profile) return this.switchConnection();
     return this.connectWithProgress(profile.id);
   }
 
   private async removeConnection(): Promise<void> {
-    const saved = this.profiles.list().filter((p) => p.kind !== 'emulator');
+    const saved = (await this.profiles.list()).filter((p) => p.kind !== 'emulator');
     const pick = await vscode.window.showQuickPick(
       saved.map((p) => ({ label: p.name, description: p.endpoints.core, id: p.id })),
       { title: 'DAM: remove connection', placeHolder: 'The profile and its secrets are removed' },

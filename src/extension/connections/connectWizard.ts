@@ -1,6 +1,7 @@
 // "Connect to a tenant": a short sequence of prompts that builds a profile and its secrets.
 import * as vscode from 'vscode';
-import { deriveTenantEndpoints, emulatorEndpoints, type Endpoints, type OAuthFlow, type Profile, type ProfileSecrets } from '../../api/profile';
+import { deriveTenantEndpoints, emulatorEndpoints } from '../../api/endpoints';
+import type { Endpoints, OAuthFlow, Profile, ProfileSecrets } from '../../api/profile';
 import { SECTION } from '../commandIds';
 
 export interface WizardResult {

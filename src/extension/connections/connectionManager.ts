@@ -4,7 +4,8 @@ import type { Profile } from '../../api/profile';
 import { Commands, ContextKeys } from '../commandIds';
 import type { DamLog } from '../log';
 import type { ProfileStore } from './profileStore';
-import { openSession, type Session } from './session';
+import { loadSession } from './lazySession';
+import type { Session } from './session';
 
 export type ConnectionState =
   | { kind: 'none' }
@@ -35,12 +36,14 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Connects to a profile and makes it the active one. Resolves with the session, rejects with a readable error. */
   async connect(profileId: string, options: { interactive?: boolean; token?: vscode.CancellationToken } = {}): Promise<Session> {
-    const profile = this.store.get(profileId);
+    const profile = await this.store.get(profileId);
     if (!profile) throw new Error(`There is no connection named '${profileId}'.`);
     const generation = ++this.generation;
     await this.store.setActiveId(profile.id);
     this.setState({ kind: 'connecting', profile });
     try {
+      // The client, its schemas and zod load with the first connection, not at activation.
+      const { openSession } = loadSession();
       const session = await openSession({ profile, store: this.store, log: this.log, uriHandler: this.uriHandler, interactive: options.interactive ?? true, token: options.token });
       if (generation !== this.generation) {
         session.dispose();

@@ -1,7 +1,8 @@
 // Connection profiles live in the `dam.connections` setting; their secrets only in SecretStorage.
 import * as vscode from 'vscode';
-import { ProfileSchema, type Profile, type ProfileSecrets } from '../../api/profile';
+import type { Profile, ProfileSecrets } from '../../api/profile';
 import { SECTION } from '../commandIds';
+import { loadSession } from './lazySession';
 
 const ACTIVE_KEY = 'dam.activeConnection';
 const SECRET_KINDS = ['clientSecret', 'password', 'token'] as const;
@@ -31,8 +32,14 @@ export class ProfileStore implements vscode.Disposable {
     });
   }
 
+  /** The profile schema, loaded on first use: zod is not needed to activate the extension. */
+  private async schema() {
+    return loadSession().ProfileSchema;
+  }
+
   /** Saved profiles (invalid entries are reported and skipped), then ephemeral ones. */
-  list(): Profile[] {
+  async list(): Promise<Profile[]> {
+    const ProfileSchema = await this.schema();
     const raw = vscode.workspace.getConfiguration(SECTION).get<unknown[]>('connections') ?? [];
     const saved: Profile[] = [];
     for (const entry of raw) {
@@ -43,13 +50,13 @@ export class ProfileStore implements vscode.Disposable {
     return [...saved.filter((p) => !this.ephemeral.has(p.id)), ...this.ephemeral.values()];
   }
 
-  get(id: string): Profile | undefined {
-    return this.list().find((p) => p.id === id);
+  async get(id: string): Promise<Profile | undefined> {
+    return (await this.list()).find((p) => p.id === id);
   }
 
   /** Adds or replaces a saved profile in the user settings. */
   async save(profile: Profile): Promise<void> {
-    const valid = ProfileSchema.parse(profile);
+    const valid = (await this.schema()).parse(profile);
     const config = vscode.workspace.getConfiguration(SECTION);
     const raw = (config.inspect<unknown[]>('connections')?.globalValue ?? []).filter(
       (entry) => !(entry && typeof entry === 'object' && (entry as { id?: unknown }).id === valid.id),
@@ -57,8 +64,9 @@ export class ProfileStore implements vscode.Disposable {
     await config.update('connections', [...raw, valid], vscode.ConfigurationTarget.Global);
   }
 
+  /** Profiles built by the extension itself (trusted, so not validated). */
   setEphemeral(profile: Profile | undefined, id: string): void {
-    if (profile) this.ephemeral.set(id, ProfileSchema.parse(profile));
+    if (profile) this.ephemeral.set(id, profile);
     else this.ephemeral.delete(id);
     this.changed.fire();
   }

@@ -11,6 +11,10 @@ import { signInWithBrowser } from './browserSignIn';
 import type { AuthUriHandler } from './connectionManager';
 import type { ProfileStore } from './profileStore';
 
+// This module is bundled on its own (dist/session.js) and loaded with the first connection, so the
+// client, its schemas and zod cost nothing at activation. The profile schema travels with it.
+export { ProfileSchema } from '../../api/profile';
+
 export interface Session extends vscode.Disposable {
   readonly profile: Profile;
   readonly client: DamClient;

@@ -1,7 +1,6 @@
 // The DAM Explorer's data: classifications fetched lazily on expand, the records under each paged by
 // cursor (never silently capped), errors shown as inline nodes with a retry, and search results.
 import * as vscode from 'vscode';
-import { ApiError, AuthRequiredError } from '../../api/errors';
 import type { DamClient } from '../../api/client';
 import type { Classification, DamRecord } from '../../api/schemas';
 import { Commands, SECTION } from '../commandIds';
@@ -240,8 +239,9 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   }
 
   private errorNode(err: unknown, parentKey: string | undefined): ExplorerNode {
-    const status = err instanceof ApiError ? err.status : undefined;
-    if (err instanceof AuthRequiredError || status === 401) {
+    // Read by shape, not instanceof: the client's error classes load with the client, after activation.
+    const status = (err as { status?: unknown } | null)?.status;
+    if ((err as Error | null)?.name === 'AuthRequiredError' || status === 401) {
       void this.connections.promptSignIn();
       return { kind: 'message', id: 'auth', parentKey, text: 'Sign-in needed', detail: 'click to sign in again', severity: 'error', action: 'signIn' };
     }

@@ -43,7 +43,7 @@ describe('Connections', () => {
     await dam.profiles.save(profile);
     await dam.profiles.setSecrets(profile.id, { clientSecret: SECRET, password: PASSWORD });
 
-    assert.deepEqual(dam.profiles.get(profile.id), profile);
+    assert.deepEqual(await dam.profiles.get(profile.id), profile);
     const raw = vscode.workspace.getConfiguration('dam').get<unknown[]>('connections') ?? [];
     assert.deepEqual(raw.find((p) => (p as { id: string }).id === profile.id), profile);
     assert.deepEqual(await dam.profiles.getSecrets(profile.id), { clientSecret: SECRET, password: PASSWORD });
@@ -52,11 +52,11 @@ describe('Connections', () => {
 
     // Saving again replaces rather than duplicates.
     await dam.profiles.save({ ...profile, name: 'E2E tenant renamed' });
-    assert.equal(dam.profiles.list().filter((p) => p.id === profile.id).length, 1);
-    assert.equal(dam.profiles.get(profile.id)?.name, 'E2E tenant renamed');
+    assert.equal((await dam.profiles.list()).filter((p) => p.id === profile.id).length, 1);
+    assert.equal((await dam.profiles.get(profile.id))?.name, 'E2E tenant renamed');
 
     await dam.profiles.remove(profile.id);
-    assert.equal(dam.profiles.get(profile.id), undefined);
+    assert.equal(await dam.profiles.get(profile.id), undefined);
     assert.deepEqual(await dam.profiles.getSecrets(profile.id), { clientSecret: undefined, password: undefined });
   });
 
