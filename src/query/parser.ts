@@ -243,7 +243,7 @@ export class Parser {
         // Side by side with the cursor, a word may still become a property: `Title |`.
         if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operator', property });
         if (next.kind === T.Compare || isWord(next, KW.In) || isWord(next, KW.Contains)) return this.criterion(property);
-        if (this.val(tok) === '*') return { kind: 'matchAll', range: property.range };
+        if (property.name === '*') return { kind: 'matchAll', range: property.range };
         return { kind: 'text', value: this.scalarFromToken(tok), range: property.range };
       }
       case T.String:
@@ -394,8 +394,10 @@ export class Parser {
       return { kind: 'placeholder', index: null, name: this.val(tok), range };
     }
     const quote = tok.kind === T.String ? (tok.quote ?? "'") : null;
-    if (this.wildcards && (this.val(tok).includes('*') || this.val(tok).includes('?'))) return { kind: 'wildcard', pattern: this.val(tok), quote, range };
-    return { kind: 'literal', value: this.val(tok), quote, range };
+    // A pooled token's text is sliced on every read: read it once.
+    const value = this.val(tok);
+    if (this.wildcards && (value.includes('*') || value.includes('?'))) return { kind: 'wildcard', pattern: value, quote, range };
+    return { kind: 'literal', value, quote, range };
   }
 
   private fieldRef(by: FieldRef['by']): FieldRef {
