@@ -1,25 +1,8 @@
 // `dam search` and `dam get` run in-process against the emulator, connection from the environment.
 import { strict as assert } from 'node:assert';
-import { PassThrough } from 'node:stream';
-import { describeEachBackend } from './helpers';
-import { main } from '../../src/cli/main';
+import { describeEachBackend, runDam } from './helpers';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function dam(argv: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (b: Buffer) => out.push(b));
-  stderr.on('data', (b: Buffer) => err.push(b));
-  const code = await main(argv, { stdout, stderr, env, signal: new AbortController().signal });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+const dam = runDam;
 
 describeEachBackend('dam search / dam get', { seed: 'demo' }, (env) => {
   const vars = () => ({ DAM_URL: env().url });

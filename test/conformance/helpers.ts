@@ -1,5 +1,7 @@
 // Runs a conformance suite against every storage backend available: PGlite always, PostgreSQL when
 // DAM_TEST_DATABASE_URL is set (a fresh database per emulator start, dropped afterwards).
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startEmulator, type EmulatorOptions } from '../../src/emulator/server';
@@ -123,3 +125,22 @@ export async function failure<E = Error>(fn: () => Promise<unknown>): Promise<E>
   }
   throw new Error('expected the call to fail, but it succeeded');
 }
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the `dam` CLI in-process, as a shell would, and collects its exit code and output. */
+export async function runDam(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (b: Buffer) => out.push(b));
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const code = await main(argv, { stdout, stderr, env, signal: new AbortController().signal });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+

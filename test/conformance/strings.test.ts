@@ -1,11 +1,9 @@
 // String resources over HTTP: the static list, single reads, mixed queries, the client's caches and `dam strings resolve`.
 import { strict as assert } from 'node:assert';
-import { PassThrough } from 'node:stream';
-import { describeEachBackend, failure } from './helpers';
+import { describeEachBackend, failure, runDam } from './helpers';
 import { ApiError } from '../../src/api/errors';
 import type { DamClient } from '../../src/api/client';
 import { StringsApi } from '../../src/api/strings';
-import { main } from '../../src/cli/main';
 
 const LIMITED = { clientId: 'dam-emulator-limited', clientSecret: 'dam-emulator-limited-secret' };
 
@@ -113,16 +111,7 @@ describeEachBackend('work management: string resources', { seed: 'empty' }, (env
   });
 
   describe('dam strings resolve', () => {
-    const run = async (...argv: string[]) => {
-      const out = new PassThrough();
-      const err = new PassThrough();
-      let stdout = '';
-      let stderr = '';
-      out.on('data', (c) => (stdout += String(c)));
-      err.on('data', (c) => (stderr += String(c)));
-      const code = await main(argv, { stdout: out, stderr: err, env: {}, signal: new AbortController().signal });
-      return { code, stdout, stderr };
-    };
+    const run = (...argv: string[]) => runDam(argv);
 
     it('prints id<TAB>value per id, in the order asked', async () => {
       const res = await run('strings', 'resolve', 'mo-encoded-titles-2', 'mo-replacement-strings-1', '--url', env().url);

@@ -4,13 +4,11 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { describeEachBackend, failure } from './helpers';
+import { describeEachBackend, failure, runDam } from './helpers';
 import { ApiError } from '../../src/api/errors';
 import type { DamClient } from '../../src/api/client';
 import { TasksApi, TaskValidationError, type Task } from '../../src/api/tasks';
 import { TaskMessages } from '../../src/query/rules/tasks';
-import { main } from '../../src/cli/main';
 
 const LIMITED = { clientId: 'dam-emulator-limited', clientSecret: 'dam-emulator-limited-secret' };
 const FILE_ID = '614c068cab7c4603bbddae8200d2722a';
@@ -421,16 +419,7 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
   });
 
   describe('dam tasks', () => {
-    const run = async (...argv: string[]) => {
-      const out = new PassThrough();
-      const err = new PassThrough();
-      let stdout = '';
-      let stderr = '';
-      out.on('data', (c) => (stdout += String(c)));
-      err.on('data', (c) => (stderr += String(c)));
-      const code = await main(argv, { stdout: out, stderr: err, env: {}, signal: new AbortController().signal });
-      return { code, stdout, stderr };
-    };
+    const run = (...argv: string[]) => runDam(argv);
 
     it('create prints the task; a bad date is reported before anything is sent', async () => {
       const ok = await run('tasks', 'create', '--url', env().url, '--project', '101', '--assignee', '1', '--status', 'Assigned', '--can-delegate', '--name', 'CLI task', '--json');
@@ -474,18 +463,7 @@ describeEachBackend('work management: dam tasks attach', { seed: 'empty' }, (env
     const dir = await mkdtemp(join(tmpdir(), 'dam-attach-'));
     const file = join(dir, 'launch-copy.pdf');
     await writeFile(file, '%PDF-1.4');
-    const out = new PassThrough();
-    let stdout = '';
-    out.on('data', (c) => (stdout += String(c)));
-    const err = new PassThrough();
-    let stderr = '';
-    err.on('data', (c) => (stderr += String(c)));
-    const code = await main(['tasks', 'attach', '5001', file, '--file-id', FILE_ID, '--meta', 'documentType=copy', '--meta', 'channels=web,social', '--json', '--url', env().url], {
-      stdout: out,
-      stderr: err,
-      env: {},
-      signal: new AbortController().signal,
-    });
+    const { code, stdout, stderr } = await runDam(['tasks', 'attach', '5001', file, '--file-id', FILE_ID, '--meta', 'documentType=copy', '--meta', 'channels=web,social', '--json', '--url', env().url]);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout) as { documentId: number; attachmentId: number; versionId: number };
     const tasks = new TasksApi(env().client().http);
