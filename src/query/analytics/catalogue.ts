@@ -3,19 +3,21 @@
 export type MemberType = 'count' | 'number' | 'string' | 'time' | 'boolean';
 
 /** The five queryable domains ("cubes"); every query is answered from exactly one of them. */
+/** A record's attributes: the `Records` joined group, and (with `recordId`) the zero domains' dimensions. */
+const recordAttributes = {
+  fileCount: 'number',
+  createUser: 'string',
+  lastModifiedUser: 'string',
+  contentType: 'string',
+  parentRecordId: 'string',
+  createDate: 'time',
+  lastModifiedDate: 'time',
+} as const;
+
 /** The two "zero" domains share their measures, dimensions and joins. */
 const ZERO_DOMAIN = {
   measures: { count: 'count' },
-  dimensions: {
-    recordId: 'string',
-    fileCount: 'number',
-    createUser: 'string',
-    lastModifiedUser: 'string',
-    contentType: 'string',
-    parentRecordId: 'string',
-    createDate: 'time',
-    lastModifiedDate: 'time',
-  },
+  dimensions: { recordId: 'string', ...recordAttributes },
   joins: ['Classifications', 'RecordMetadata'],
 } as const;
 
@@ -122,15 +124,7 @@ export const joinedGroups = {
   WeekdayLongName: label,
   Groups: { active: 'number', name: 'string', loginId: 'string' },
   RecordMetadata: { aprimoContentUsage: 'string', keywords: 'string', smartTags: 'string', title: 'string' },
-  Records: {
-    fileCount: 'number',
-    createUser: 'string',
-    lastModifiedUser: 'string',
-    contentType: 'string',
-    parentRecordId: 'string',
-    createDate: 'time',
-    lastModifiedDate: 'time',
-  },
+  Records: recordAttributes,
   Users: {
     active: 'number',
     firstName: 'string',
