@@ -1,6 +1,7 @@
 // What every route module receives: the store, the error factory, config, a clock and the auth helper.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from './auth';
+import type { BlobStore } from './blobs';
 import type { RouteInfo } from './docs';
 import type { ErrorFactory } from './errors';
 import type { TrackedStore } from './storage/tracking';
@@ -76,6 +77,10 @@ export interface EmulatorContext {
   tokens: TokenService;
   /** Every registered route with its schema, for the generated OpenAPI document. */
   routes: RouteInfo[];
+  /** Bytes of uploads, file versions and renditions. */
+  blobs: BlobStore;
+  /** Work started by a request that outlives it (maintenance jobs, rule hooks); awaited on close. */
+  background(task: () => Promise<void>): void;
   /** Diagnostic log line (no-op unless the caller passed `log`). */
   log(line: string): void;
 }

@@ -2,6 +2,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { TokenService } from './auth';
+import { openBlobStore, type BlobStore } from './blobs';
 import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy } from './context';
 import { ApiError, errors } from './errors';
 import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
@@ -95,7 +96,10 @@ export async function buildApp(
   rawStore: Store,
   options: EmulatorOptions,
   origin: () => string,
-): Promise<{ app: FastifyInstance; ctx: EmulatorContext }> {
+  givenBlobs?: BlobStore,
+): Promise<{ app: FastifyInstance; ctx: EmulatorContext; idle(): Promise<void> }> {
+  // Without a blob store from the caller (tests that build the app on their own store), a private one lives as long as the app.
+  const blobs = givenBlobs ?? openBlobStore(undefined);
   const log = options.log ?? (() => undefined);
   const store = trackWrites(rawStore);
   const clock = options.clock ?? systemClock;
@@ -103,6 +107,7 @@ export async function buildApp(
   const tokens = new TokenService(store, clock, config.tokenTtl);
   const secret = await tenantSecret(store);
   const routes: RouteInfo[] = [];
+  const pending = new Set<Promise<void>>();
 
   const app = Fastify({
     logger: false,
@@ -123,6 +128,12 @@ export async function buildApp(
     secret,
     routes,
     tokens,
+    blobs,
+    background(task) {
+      const run = task().catch((err) => log(`background task failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+      pending.add(run);
+      void run.finally(() => pending.delete(run));
+    },
     log,
     origin(request) {
       const host = request.headers.host;
@@ -184,8 +195,12 @@ export async function buildApp(
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, toApiError(err, log)));
   app.setNotFoundHandler((request, reply) => sendError(reply, errors.routeNotFound(request.method, request.url.slice(0, 200))));
 
+  if (!givenBlobs) app.addHook('onClose', () => blobs.close());
   for (const register of routeModules) await register(app, ctx);
-  return { app, ctx };
+  const idle = async () => {
+    while (pending.size) await Promise.allSettled([...pending]);
+  };
+  return { app, ctx, idle };
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -199,6 +214,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     : await openStore({ data: options.data ?? '.dam-emulator', database: options.database });
   log(`opened ${store.kind} store in ${Date.now() - started} ms`);
   let app: FastifyInstance | undefined;
+  // Blobs sit beside a persistent PGlite database; a :memory: or PostgreSQL-backed emulator keeps them in a private temp folder.
+  const blobs = openBlobStore(inMemory || options.database ? undefined : (options.data ?? '.dam-emulator'));
   try {
     const applied = await migrate(store, migrations);
     if (applied.length) log(`applied migrations ${applied.join(', ')} (${Date.now() - started} ms)`);
@@ -213,7 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await snapshot;
     }
     let url = '';
-    const built = await buildApp(store, options, () => url);
+    const built = await buildApp(store, options, () => url, blobs);
     app = built.app;
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 7070, host });
@@ -228,7 +245,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       close() {
         closed ??= (async () => {
           await running.close();
+          await built.idle();
           await store.close();
+          await blobs.close();
         })();
         return closed;
       },
@@ -236,6 +255,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   } catch (err) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
+    await blobs.close().catch(() => undefined);
     throw err;
   }
 }

@@ -3,5 +3,6 @@ import type { Migration } from '../migrate';
 import { core } from './001-core';
 import { workManagement } from './tasks';
 import { analytics } from './analytics';
+import { files } from './files';
 
-export const migrations: Migration[] = [core, workManagement, analytics];
+export const migrations: Migration[] = [core, workManagement, analytics, files];
