@@ -1,7 +1,7 @@
 // Bundles the three faces: the extension (vscode external), the `dam` CLI, and the emulator process.
 // Quiet on success so `npm run --silent dam -- …` prints only the command's own output.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +53,25 @@ const builds = [
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
 ];
+
+// Webview scripts: each `media/webviews/<name>/main.ts` becomes `dist/webviews/<name>.js`, an IIFE for the browser
+// that the panel's HTML loads under its CSP nonce. Message types shared with the extension are imported, not copied.
+const webviewDir = 'media/webviews';
+if (existsSync(webviewDir)) {
+  for (const name of readdirSync(webviewDir)) {
+    const entry = join(webviewDir, name, 'main.ts');
+    if (!existsSync(entry)) continue;
+    builds.push({
+      ...common,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      mainFields: ['browser', 'module', 'main'],
+      entryPoints: [entry],
+      outfile: join('dist', 'webviews', `${name}.js`),
+    });
+  }
+}
 
 // PGlite loads its WebAssembly, data bundle and extensions from beside the running script.
 function copyRuntimeAssets() {
