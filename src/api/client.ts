@@ -8,6 +8,7 @@ import { SearchApi } from './search';
 import { TasksApi } from './tasks';
 import { StringsApi } from './strings';
 import { AnalyticsApi } from './analytics';
+import { FilesApi } from './files';
 import {
   AnyJsonSchema,
   ClassificationSchema,
@@ -79,6 +80,8 @@ export class DamClient {
   readonly strings: StringsApi;
   /** The analytics query API ({analytics_url}). */
   readonly analytics: AnalyticsApi;
+  /** Files of records: versions from upload tokens, renditions, downloads, CreateRenditions jobs. */
+  readonly files: FilesApi;
 
   constructor(options: DamClientOptions) {
     this.profile = options.profile;
@@ -108,6 +111,7 @@ export class DamClient {
     this.tasks = new TasksApi(h);
     this.strings = new StringsApi(h);
     this.analytics = new AnalyticsApi(h);
+    this.files = new FilesApi(h, options.userAgent);
   }
 
   /** GET {core_url}/ — version-agnostic and unauthenticated: the way to probe a profile. */
