@@ -18,7 +18,14 @@ export const Commands = {
   explorerFind: 'dam.explorer.find',
   explorerClearFind: 'dam.explorer.clearFind',
   copyId: 'dam.copyId',
+  queryRun: 'dam.query.run',
+  queryHistory: 'dam.query.history',
+  queryExport: 'dam.query.export',
+  queryRefreshSchema: 'dam.query.refreshSchema',
 } as const;
+
+/** Language id of `.dam-query` files. */
+export const QUERY_LANGUAGE = 'dam-query';
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 

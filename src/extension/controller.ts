@@ -8,6 +8,7 @@ import { ConnectionStatusBar } from './connections/statusBar';
 import type { Session } from './connections/session';
 import { EmulatorProcess } from './emulator/emulatorProcess';
 import { Explorer } from './explorer/explorer';
+import { QueryFeature } from './query/queryFeature';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -20,6 +21,8 @@ export interface DamApi {
   readonly emulator: EmulatorProcess;
   readonly log: DamLog;
   readonly explorer: Explorer;
+  /** `.dam-query` editing and running (the language module loads on first use). */
+  readonly query: QueryFeature;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -40,6 +43,7 @@ export class DamController implements vscode.Disposable {
   readonly connections: ConnectionManager;
   readonly emulator: EmulatorProcess;
   readonly explorer: Explorer;
+  readonly query: QueryFeature;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -50,6 +54,7 @@ export class DamController implements vscode.Disposable {
     this.connections = track(d, new ConnectionManager(this.profiles, this.log, uriHandler));
     this.emulator = track(d, new EmulatorProcess(context.asAbsolutePath('dist/emulator.js'), this.log));
     this.explorer = track(d, new Explorer(this.connections, this.log));
+    this.query = track(d, new QueryFeature(context, this.connections, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -163,7 +168,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, query: this.query, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

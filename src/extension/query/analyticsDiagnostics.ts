@@ -1,0 +1,61 @@
+// Diagnostics of `.dam-analytics.json` files from the analytics core (members, operators, limits).
+// Self-contained so the analytics panels (issue 10) can reuse it: construct it once, or call
+// `diagnose` on any text document. The JSON schema in schemas/ covers shape and names while typing.
+import * as vscode from 'vscode';
+import { lintAnalyticsText } from '../../query/analytics/lint';
+import { rangeOf, toDiagnostic } from './convert';
+
+const DEBOUNCE_MS = 250;
+
+export function isAnalyticsDocument(doc: vscode.TextDocument): boolean {
+  return doc.uri.path.toLowerCase().endsWith('.dam-analytics.json');
+}
+
+/** The core's diagnostics of an analytics query text, as VS Code diagnostics of `doc`. */
+export function diagnoseAnalytics(doc: vscode.TextDocument): vscode.Diagnostic[] {
+  return lintAnalyticsText(doc.getText()).map((d) => toDiagnostic(rangeOf(doc, d.range), d));
+}
+
+export class AnalyticsDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('dam-analytics');
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+
+  constructor() {
+    const d = this.disposables;
+    d.push(vscode.workspace.onDidOpenTextDocument((doc) => this.schedule(doc, 0)));
+    d.push(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)));
+    d.push(
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        clearTimeout(this.timers.get(doc.uri.toString()));
+        this.collection.delete(doc.uri);
+      }),
+    );
+    for (const doc of vscode.workspace.textDocuments) this.schedule(doc, 0);
+  }
+
+  private schedule(doc: vscode.TextDocument, delay: number): void {
+    if (!isAnalyticsDocument(doc)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    const version = doc.version;
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!doc.isClosed && doc.version === version) this.refresh(doc);
+      }, delay),
+    );
+  }
+
+  refresh(doc: vscode.TextDocument): vscode.Diagnostic[] {
+    const out = diagnoseAnalytics(doc);
+    this.collection.set(doc.uri, out);
+    return out;
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,57 @@
+// The light part of `.dam-query` support that lives in the main bundle: the commands, and loading the
+// language module when the first query or analytics file opens (or a command needs it).
+import * as vscode from 'vscode';
+import { Commands, QUERY_LANGUAGE } from '../commandIds';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { DamLog } from '../log';
+import { registerCommand } from '../registration';
+import { loadQueryModule } from './lazyQuery';
+import type { QueryLanguage } from './module.js';
+
+export class QueryFeature implements vscode.Disposable {
+  private language: QueryLanguage | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly connections: ConnectionManager,
+    private readonly log: DamLog,
+  ) {
+    const d = this.disposables;
+    registerCommand(d, log, Commands.queryRun, (uri?: vscode.Uri, offset?: number) => this.load().run(uriOf(uri), offset));
+    registerCommand(d, log, Commands.queryHistory, () => this.load().showHistory());
+    registerCommand(d, log, Commands.queryExport, (uri?: vscode.Uri, offset?: number, format?: 'csv' | 'json', file?: vscode.Uri) =>
+      this.load().export(uriOf(uri), offset, format, file),
+    );
+    registerCommand(d, log, Commands.queryRefreshSchema, () => this.load().refreshSchema());
+    d.push(vscode.workspace.onDidOpenTextDocument((doc) => this.loadFor(doc)));
+    vscode.workspace.textDocuments.forEach((doc) => this.loadFor(doc));
+  }
+
+  private loadFor(doc: vscode.TextDocument): void {
+    if (this.language) return;
+    if (doc.languageId === QUERY_LANGUAGE || doc.uri.path.toLowerCase().endsWith('.dam-analytics.json')) {
+      try {
+        this.load();
+      } catch (err) {
+        this.log.error(`Loading the query language failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  /** The language features, loaded and started on first use. */
+  load(): QueryLanguage {
+    this.language ??= new (loadQueryModule().QueryLanguage)({ context: this.context, connections: this.connections, log: this.log });
+    return this.language;
+  }
+
+  dispose(): void {
+    this.language?.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+/** Menus pass the editor's resource; the keybinding passes nothing. */
+function uriOf(value: unknown): vscode.Uri | undefined {
+  return value instanceof vscode.Uri ? value : undefined;
+}

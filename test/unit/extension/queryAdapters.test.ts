@@ -1,0 +1,87 @@
+// Pure parts of the query editor: what a section sends, CSV lines, table rows, and the shipped JSON schema.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { parseDocument } from '../../../src/query';
+import { analyticsJsonSchema } from '../../../src/extension/query/analyticsJsonSchema';
+import { requestOf, searchQueryOf } from '../../../src/extension/query/request';
+import { csvLine, csvRecordLine, rowOf } from '../../../src/extension/query/rows';
+
+function only(text: string) {
+  const { sections } = parseDocument(text);
+  assert.equal(sections.length, 1);
+  return sections[0];
+}
+
+describe('query requests from sections', () => {
+  it('applies every directive: target, sort, params, wildcards, operator', () => {
+    const s = only(['# @name Images by status', '# @target records', '# @sort Title, CreatedOn desc', '# @param Status = "Approved"', '# @wildcards off', '# @operator AND', 'ContentType = Image', '  ContentStatus = @Status'].join('\n'));
+    const r = requestOf(s, 'fallback');
+    assert.deepEqual(r, {
+      name: 'Images by status',
+      target: 'records',
+      expression: 'ContentType = Image\n  ContentStatus = @Status',
+      sort: 'Title, CreatedOn desc',
+      namedParameters: { Status: 'Approved' },
+      supportWildcards: false,
+      defaultLogicalOperator: 'AND',
+    });
+    const q = searchQueryOf(r, 50);
+    assert.deepEqual(q, {
+      expression: r.expression,
+      pageSize: 50,
+      signal: undefined,
+      namedParameters: { Status: 'Approved' },
+      supportWildcards: false,
+      defaultLogicalOperator: 'AND',
+      sort: 'Title, CreatedOn desc',
+    });
+  });
+
+  it('sends only what the section says, leaving the service its defaults', () => {
+    const r = requestOf(only('### Everything\nTitle = "a*"'), 'fallback');
+    assert.equal(r.name, 'Everything');
+    assert.deepEqual(searchQueryOf(r, 10), { expression: 'Title = "a*"', pageSize: 10, signal: undefined });
+    assert.equal(requestOf(only('Title = x'), 'file.dam-query:1').name, 'file.dam-query:1');
+  });
+
+  it('keeps comment lines inside the expression out of what is sent', () => {
+    const r = requestOf(only('Title = a\n# not sent\nOR Title = b'), 'x');
+    assert.ok(!r.expression.includes('not sent'));
+    assert.match(r.expression, /Title = a\s+OR Title = b/);
+  });
+});
+
+describe('result rows and CSV', () => {
+  it('quotes CSV fields with commas, quotes and line breaks (RFC 4180)', () => {
+    assert.equal(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 3]), 'a,"b,c","say ""hi""","two\nlines",,3\r\n');
+  });
+
+  it('writes records in the export column order', () => {
+    const line = csvRecordLine({ id: 'r1', title: 'Harbour, at dusk', contentType: 'Image', status: 'Approved', createdOn: '2024-01-01T00:00:00Z', modifiedOn: '2024-02-01T00:00:00Z', other: 'x' }, 'records');
+    assert.equal(line, 'r1,"Harbour, at dusk",Image,Approved,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z\r\n');
+  });
+
+  it('makes table rows for records and classifications', () => {
+    assert.deepEqual(rowOf({ id: 'r1', title: 'T', contentType: 'Image', status: null, modifiedOn: '2024', _links: { thumbnail: { href: 'x' } } }, 'records'), {
+      id: 'r1', title: 'T', contentType: 'Image', status: '', modified: '2024', hasThumbnail: true,
+    });
+    assert.equal(rowOf({ id: 'r2', title: 'T' }, 'records').hasThumbnail, false);
+    const c = rowOf({ id: 'c1', name: 'photos', labels: [{ value: 'Photos' }], namePath: '/root/photos' }, 'classifications');
+    assert.equal(c.title, 'Photos');
+    assert.equal(c.status, '/root/photos');
+  });
+});
+
+describe('.dam-analytics.json schema', () => {
+  it('ships exactly what the analytics catalogue generates (regenerate schemas/dam-analytics.schema.json when it changes)', () => {
+    const shipped = JSON.parse(readFileSync('schemas/dam-analytics.schema.json', 'utf8')) as unknown;
+    assert.deepEqual(shipped, analyticsJsonSchema());
+  });
+
+  it('names members, operators and the row limit', () => {
+    const s = analyticsJsonSchema() as { properties: Record<string, { items?: { enum?: string[]; properties?: Record<string, { enum?: string[] }> }; maximum?: number }> };
+    assert.ok(s.properties.measures.items?.enum?.includes('Views.count'));
+    assert.ok(s.properties.filters.items?.properties?.operator.enum?.includes('inDateRange'));
+    assert.equal(s.properties.limit.maximum, 10000);
+  });
+});
