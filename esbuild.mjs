@@ -41,8 +41,9 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     entryPoints: [entry],
     outfile,
     // `./session.js` is the client and its schemas, bundled apart and loaded with the first connection.
+    // `./analytics.js` is the analytics panel, loaded when the first `.dam-analytics.json` builder opens.
     // `./query.js` is the `.dam-query` language and results panel, loaded when the first query file opens.
-    external: ['vscode', './session.js', './query.js'],
+    external: ['vscode', './session.js', './analytics.js', './query.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -51,6 +52,7 @@ const builds = [
   // The banner stamps the moment the bundle starts loading, so activation time includes module load.
   extensionBuildOptions('src/extension/extension.ts', 'dist/extension.js'),
   { ...extensionBuildOptions('src/extension/connections/session.ts', 'dist/session.js'), banner: {} },
+  { ...extensionBuildOptions('src/extension/analytics/panel.ts', 'dist/analytics.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/query/module.ts', 'dist/query.js'), banner: {} },
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },

@@ -18,6 +18,8 @@ export const Commands = {
   explorerFind: 'dam.explorer.find',
   explorerClearFind: 'dam.explorer.clearFind',
   copyId: 'dam.copyId',
+  analyticsNewQuery: 'dam.analytics.newQuery',
+  analyticsOpenBuilder: 'dam.analytics.openBuilder',
   queryRun: 'dam.query.run',
   queryHistory: 'dam.query.history',
   queryExport: 'dam.query.export',

@@ -9,6 +9,7 @@ import type { Session } from './connections/session';
 import { EmulatorProcess } from './emulator/emulatorProcess';
 import { Explorer } from './explorer/explorer';
 import { QueryFeature } from './query/queryFeature';
+import { AnalyticsEditors } from './analytics/analyticsEditors';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -23,6 +24,8 @@ export interface DamApi {
   readonly explorer: Explorer;
   /** `.dam-query` editing and running (the language module loads on first use). */
   readonly query: QueryFeature;
+  /** The analytics builder (custom editor of `.dam-analytics.json`). */
+  readonly analytics: AnalyticsEditors;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -43,6 +46,7 @@ export class DamController implements vscode.Disposable {
   readonly connections: ConnectionManager;
   readonly emulator: EmulatorProcess;
   readonly explorer: Explorer;
+  readonly analytics: AnalyticsEditors;
   readonly query: QueryFeature;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -55,6 +59,7 @@ export class DamController implements vscode.Disposable {
     this.emulator = track(d, new EmulatorProcess(context.asAbsolutePath('dist/emulator.js'), this.log));
     this.explorer = track(d, new Explorer(this.connections, this.log));
     this.query = track(d, new QueryFeature(context, this.connections, this.log));
+    this.analytics = track(d, new AnalyticsEditors(context.extensionUri, this.connections, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -168,7 +173,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, query: this.query, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

@@ -1,0 +1,71 @@
+// Names for the ids in analytics rows: record ids to titles and user ids to names, fetched through the
+// client once per id (a page's new ids together, a few requests at a time) and remembered for the panel.
+import type { AnalyticsRow } from '../../query/analytics';
+
+export interface LabelSource {
+  recordTitle(id: string, signal?: AbortSignal): Promise<string | undefined>;
+  userName(id: string, signal?: AbortSignal): Promise<string | undefined>;
+}
+
+export interface Labels {
+  records: Record<string, string>;
+  users: Record<string, string>;
+}
+
+/** Columns whose values are record ids or user ids, by the member's name. */
+export function idColumns(columns: readonly string[]): { records: string[]; users: string[] } {
+  return {
+    records: columns.filter((c) => /\.recordId$/.test(c)),
+    users: columns.filter((c) => /\.userId$/.test(c)),
+  };
+}
+
+const CONCURRENCY = 6;
+
+async function inBatches(ids: string[], fetch: (id: string) => Promise<string | undefined>, into: Map<string, string>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++];
+      try {
+        into.set(id, (await fetch(id)) ?? id);
+      } catch {
+        // A deleted record or user keeps its id as its label; the row is still right.
+        into.set(id, id);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
+}
+
+export class LabelResolver {
+  private readonly records = new Map<string, string>();
+  private readonly users = new Map<string, string>();
+
+  constructor(private readonly source: LabelSource) {}
+
+  /** Labels for the ids in `rows` not resolved before (empty maps when there are none). */
+  async resolve(rows: readonly AnalyticsRow[], signal?: AbortSignal): Promise<Labels> {
+    if (rows.length === 0) return { records: {}, users: {} };
+    const cols = idColumns(Object.keys(rows[0]));
+    const newIds = (columns: string[], known: Map<string, string>) => {
+      const ids = new Set<string>();
+      for (const row of rows) for (const c of columns) {
+        const v = row[c];
+        if (v && !known.has(v)) ids.add(v);
+      }
+      return [...ids];
+    };
+    const recordIds = newIds(cols.records, this.records);
+    const userIds = newIds(cols.users, this.users);
+    const records = new Map<string, string>();
+    const users = new Map<string, string>();
+    await Promise.all([
+      inBatches(recordIds, (id) => this.source.recordTitle(id, signal), records),
+      inBatches(userIds, (id) => this.source.userName(id, signal), users),
+    ]);
+    for (const [k, v] of records) this.records.set(k, v);
+    for (const [k, v] of users) this.users.set(k, v);
+    return { records: Object.fromEntries(records), users: Object.fromEntries(users) };
+  }
+}
