@@ -45,6 +45,10 @@ export const errors = {
     new ApiError(401, `${ns}.Security.UnauthorizedException`, 'The access token is missing, unknown or expired.', {
       'WWW-Authenticate': 'Bearer error="invalid_token"',
     }),
+  /** A download URI whose security token is missing, altered or expired. */
+  downloadDenied: (message: string) => new ApiError(403, `${ns}.Security.InvalidDownloadTokenException`, message),
+  rangeNotSatisfiable: (message: string, size: number) =>
+    new ApiError(416, `${ns}.Common.RangeNotSatisfiableException`, message, { 'Content-Range': `bytes */${size}` }),
   forbidden: (right: string) => new ApiError(403, `${ns}.Security.AccessDeniedException`, `Access denied: the caller lacks the right '${right}'.`),
   notFound: (message = 'The requested resource does not exist.') => new ApiError(404, `${ns}.Common.NotFoundException`, message),
   noDataFound: (what: string, id: string) => new ApiError(404, `${ns}.Common.NoDataFoundException`, `No ${what} with id '${id}' was found.`),
@@ -63,6 +67,10 @@ export const errors = {
     new ApiError(status, status === 404 ? `${ns}.Common.NoDataFoundException` : `${ns}.WorkManagement.TaskValidationException`, message),
   /** 403 whose message names the rights a combination of which is needed (task creation). */
   accessDeniedBecause: (message: string) => new ApiError(403, `${ns}.Security.AccessDeniedException`, message),
+  /** An upload broke a rule of the upload service (file name, segment indexes, state). */
+  uploadRule: (message: string, status: 400 | 409 = 400) => new ApiError(status, `${ns}.Upload.UploadValidationException`, message),
+  /** A blob (sasUrl) request whose signature is missing, wrong or expired. */
+  invalidSignature: (message: string) => new ApiError(403, `${ns}.Security.AuthenticationFailedException`, message),
 };
 
 export type ErrorFactory = typeof errors;
