@@ -6,7 +6,6 @@ declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void }
 const vscode = acquireVsCodeApi();
 
 const OVERSCAN = 10;
-const LOAD_AHEAD_ROWS = 40;
 
 interface State {
   run: RunSummary | undefined;
@@ -124,7 +123,8 @@ function render(): void {
     for (const id of needThumbs) state.askedThumbs.add(id);
     vscode.postMessage({ type: 'thumbnails', runId: state.run.runId, ids: needThumbs.slice(0, 100) });
   }
-  if (state.run && state.hasMore && !state.loading && !state.error && last >= rows.length - LOAD_AHEAD_ROWS) {
+  // The next page is asked for when the end of what is loaded comes within a screen of the view.
+  if (state.run && state.hasMore && !state.loading && !state.error && top + 2 * height >= rows.length * ROW_HEIGHT) {
     state.loading = true;
     renderHeader();
     vscode.postMessage({ type: 'loadMore', runId: state.run.runId });
@@ -162,6 +162,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   }
   renderHeader();
   render();
+  if (m.type === 'rows' && state.run) vscode.postMessage({ type: 'rendered', runId: state.run.runId, rows: state.rows.length });
 });
 
 renderHeader();

@@ -35,6 +35,8 @@ export type FromWebview =
   | { type: 'thumbnails'; runId: number; ids: string[] }
   | { type: 'action'; runId: number; action: 'reveal' | 'preview' | 'copyId'; id: string }
   | { type: 'export'; runId: number; format: 'csv' | 'json' }
-  | { type: 'rerun'; runId: number };
+  | { type: 'rerun'; runId: number }
+  /** Sent after rows are drawn: how many the table holds, so the extension (and tests) know it rendered. */
+  | { type: 'rendered'; runId: number; rows: number };
 
 export const ROW_HEIGHT = 30;

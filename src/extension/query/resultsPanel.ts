@@ -24,6 +24,7 @@ const FromWebviewSchema: z.ZodType<FromWebview> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('action'), runId: z.number().int(), action: z.enum(['reveal', 'preview', 'copyId']), id: z.string().min(1).max(200) }),
   z.object({ type: z.literal('export'), runId: z.number().int(), format: z.enum(['csv', 'json']) }),
   z.object({ type: z.literal('rerun'), runId: z.number().int() }),
+  z.object({ type: z.literal('rendered'), runId: z.number().int(), rows: z.number().int().min(0) }),
 ]);
 
 export interface RunOutcome {
@@ -48,6 +49,7 @@ interface Run {
   loading: Promise<void> | undefined;
   error: string | undefined;
   thumbnails: Map<string, string | null>;
+  rendered: number;
 }
 
 export interface ResultsPanelDeps {
@@ -69,9 +71,9 @@ export class ResultsPanel implements vscode.Disposable {
   constructor(private readonly deps: ResultsPanelDeps) {}
 
   /** The run on screen, for commands and tests. */
-  get current(): { runId: number; request: QueryRequest; rows: number; totalCount: number | null; hasMore: boolean; visible: boolean } | undefined {
+  get current(): { runId: number; request: QueryRequest; rows: number; rendered: number; totalCount: number | null; hasMore: boolean; visible: boolean } | undefined {
     const r = this.run;
-    return r && { runId: r.summary.runId, request: r.request, rows: r.rows.length, totalCount: r.pager.totalCount, hasMore: !r.pager.done, visible: this.panel?.visible ?? false };
+    return r && { runId: r.summary.runId, request: r.request, rows: r.rows.length, rendered: r.rendered, totalCount: r.pager.totalCount, hasMore: !r.pager.done, visible: this.panel?.visible ?? false };
   }
 
   /** Starts a run in the panel and resolves once its first page is shown (or failed). */
@@ -93,6 +95,7 @@ export class ResultsPanel implements vscode.Disposable {
       loading: undefined,
       error: undefined,
       thumbnails: new Map(),
+      rendered: 0,
     };
     this.run = run;
     this.panel!.title = `DAM: ${request.name}`;
@@ -178,6 +181,9 @@ export class ResultsPanel implements vscode.Disposable {
         break;
       case 'rerun':
         await this.deps.rerun(run.request);
+        break;
+      case 'rendered':
+        run.rendered = m.rows;
         break;
     }
   }
