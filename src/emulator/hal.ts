@@ -165,7 +165,7 @@ export async function render<Row>(type: ResourceType<Row>, row: Row, rc: RenderC
     const target = types.get(relation.type) as ResourceType<unknown> | undefined;
     const loaded = await relation.load(row, rc);
     if (!target) {
-      // Types that arrive with later issues (files, images): the relation exists, its data is empty.
+      // Targets that are no resource type (a file version's `download` link, permissions): embedded as loaded.
       embedded[relation.key] = relation.many ? { items: (loaded as unknown[]) ?? [] } : (loaded ?? null);
     } else if (relation.many) {
       const items = (loaded as unknown[]) ?? [];

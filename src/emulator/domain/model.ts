@@ -2,6 +2,7 @@
 import { defineType, normaliseGuid, type Json, type RenderContext } from '../hal';
 import type { Queryable } from '../storage/store';
 import { NEUTRAL_LANGUAGE } from '../seed/fixed';
+import { loadFiles, masterFile, masterLatestVersion, recordImage } from './files';
 
 export const core = (rc: RenderContext) => `${rc.origin}/api/core`;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -187,16 +188,16 @@ export const recordType = defineType<RecordRow>({
   },
   relations: [
     { key: 'fields', type: 'field', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/fields`, load: (r, rc) => loadFieldValues(rc, r.id) },
-    { key: 'files', type: 'file', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/files`, load: async () => [] },
-    { key: 'preview', type: 'image', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/preview`, load: async () => null },
-    { key: 'thumbnail', type: 'image', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/thumbnail`, load: async () => null },
-    { key: 'masterfile', type: 'file', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/masterfile`, load: async () => null },
+    { key: 'files', type: 'file', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/files`, load: (r, rc) => loadFiles.ofRecord(rc.ctx.store, r.id) },
+    { key: 'preview', type: 'image', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/preview`, load: (r, rc) => recordImage(rc, r.id, 'preview') },
+    { key: 'thumbnail', type: 'image', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/thumbnail`, load: (r, rc) => recordImage(rc, r.id, 'thumbnail') },
+    { key: 'masterfile', type: 'file', many: false, href: (r, rc) => `${core(rc)}/record/${r.id}/masterfile`, load: (r, rc) => masterFile(rc, r.id) },
     {
       key: 'masterfilelatestversion',
       type: 'fileversion',
       many: false,
       href: (r, rc) => `${core(rc)}/record/${r.id}/masterfilelatestversion`,
-      load: async () => null,
+      load: (r, rc) => masterLatestVersion(rc, r.id),
     },
     {
       key: 'classifications',

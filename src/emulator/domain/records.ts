@@ -6,6 +6,8 @@ import { normaliseGuid } from '../hal';
 import type { Queryable } from '../storage/store';
 import { NEUTRAL_LANGUAGE } from '../seed/fixed';
 import type { FieldDefinitionRow } from './model';
+import type { BlobStore } from '../blobs';
+import { applyFilesSection } from './files';
 
 const IdRef = z.union([z.string().max(100), z.object({ id: z.string().max(100) }).loose()]);
 
@@ -134,12 +136,7 @@ async function refreshSearchText(db: Queryable, recordId: string) {
 }
 
 /** Applies a create or partial update inside the caller's transaction. */
-export async function writeRecord(db: Queryable, recordId: string, body: RecordBody, userId: number, now: Date, create: boolean) {
-  if (body.files && (body.files.master || body.files.addOrUpdate?.length)) {
-    // Uploads arrive with a later issue: every token is unknown until then.
-    const token = body.files.master ?? JSON.stringify(body.files.addOrUpdate?.[0]).slice(0, 100);
-    throw errors.noDataFound('upload token', String(token));
-  }
+export async function writeRecord(db: Queryable, recordId: string, body: RecordBody, userId: number, now: Date, create: boolean, blobs?: BlobStore) {
   const sets: string[] = [];
   const params: unknown[] = [];
   const set = (column: string, value: unknown) => {
@@ -209,5 +206,10 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
       }
     }
     await refreshSearchText(db, recordId);
+  }
+  // Last, so a bad field or classification fails the request before any upload token is consumed.
+  if (body.files) {
+    if (!blobs) throw errors.badRequest('Files cannot be written here.');
+    await applyFilesSection(db, blobs, recordId, body.files, userId, now);
   }
 }

@@ -66,7 +66,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
         const body = parseBody(RecordBody, request.body);
         const caller = ctx.auth.caller(request);
         const id = newGuid();
-        await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller.userId, ctx.clock.now(), true));
+        await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller.userId, ctx.clock.now(), true, ctx.blobs));
         const rc = renderContext(ctx, request);
         const row = await findRecord(id);
         reply.code(201).header('Location', `${core(rc)}/record/${id}`);
@@ -82,7 +82,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       const body = parseBody(RecordBody, request.body);
       const row = await findRecord(request.params.id);
       const caller = ctx.auth.caller(request);
-      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, ctx.clock.now(), false));
+      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, ctx.clock.now(), false, ctx.blobs));
       return renderRecord(renderContext(ctx, request), await findRecord(row.id));
     },
   );
@@ -126,19 +126,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     },
   );
 
-  for (const rel of ['files', 'permissions']) {
+  for (const rel of ['permissions']) {
     app.get(`${base}/record/:id/${rel}`, { schema: { summary: `${rel} of a record` } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
       const row = await findRecord(request.params.id);
       const rc = renderContext(ctx, request);
       return { items: [], totalCount: 0, _links: { self: { href: `${core(rc)}/record/${row.id}/${rel}` } } };
-    });
-  }
-
-  // Links to data that does not exist (no files yet) answer 404 with a message, as the spec says.
-  for (const rel of ['preview', 'thumbnail', 'masterfile', 'masterfilelatestversion']) {
-    app.get(`${base}/record/:id/${rel}`, { schema: { summary: `${rel} of a record (404 while it has none)` } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
-      const row = await findRecord(request.params.id);
-      throw errors.noDataFound(rel, row.id);
     });
   }
 }

@@ -5,6 +5,7 @@ import { fixedSeeders } from './fixed';
 import { demoSeeders } from './demo';
 import { analyticsEventsSeeder } from './analyticsEvents';
 import { workManagementSeeder } from './workManagement';
+import { demoFilesSeeder } from './files';
 
 export interface Seeder {
   name: string;
@@ -13,7 +14,7 @@ export interface Seeder {
 }
 
 /** Append a seeder here (work management, analytics events, …); its position is its order. */
-export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, ...demoSeeders, analyticsEventsSeeder];
+export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, ...demoSeeders, demoFilesSeeder, analyticsEventsSeeder];
 
 /**
  * Seeds an empty store once; a store seeded before keeps its data whatever `seed` says. Each seeder gets

@@ -46,10 +46,16 @@ CREATE TABLE file_versions (
   mime_type text NOT NULL DEFAULT 'application/octet-stream',
   file_size bigint NOT NULL DEFAULT 0,
   checksum text,
-  blob text NOT NULL,
+  -- Null for a seeded version whose bytes are made on first read from \`generator\` (the in-memory template
+  -- database is copied without the blob folder, so seeded bytes must be reproducible from the row alone).
+  blob text,
+  generator jsonb,
   -- Image facts, null when the version is not an image (then previews and thumbnails answer 404).
   width integer,
   height integer,
+  -- Previews and thumbnails are rendered on first request and kept as blobs.
+  preview_blob text,
+  thumbnail_blob text,
   upload_token text,
   created_on timestamptz NOT NULL DEFAULT now(),
   created_by integer NOT NULL DEFAULT 1,

@@ -1,0 +1,331 @@
+// Files of records: versions made from upload tokens (the `files` section of a record body), the loaders the HAL
+// types use, bytes of versions (seeded ones are made on first read), previews and thumbnails rendered on demand,
+// and signed download URIs.
+import { createHmac, createHash, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { BlobStore } from '../blobs';
+import type { EmulatorContext } from '../context';
+import { errors } from '../errors';
+import { normaliseGuid, type RenderContext } from '../hal';
+import type { Queryable } from '../storage/store';
+import { consumeUpload } from './uploads';
+import { generateSeedFile, type SeedFileGenerator } from '../seed/files';
+
+export interface FileRow {
+  id: string;
+  record_id: string;
+  is_master: boolean;
+  checked_out_by: number | null;
+  created_on: Date;
+  modified_on: Date;
+}
+
+export interface FileVersionRow {
+  id: string;
+  file_id: string;
+  record_id: string;
+  version_number: number;
+  version_label: string | null;
+  comment: string | null;
+  filename: string;
+  extension: string;
+  mime_type: string;
+  file_size: string | number;
+  checksum: string | null;
+  blob: string | null;
+  generator: SeedFileGenerator | null;
+  width: number | null;
+  height: number | null;
+  preview_blob: string | null;
+  thumbnail_blob: string | null;
+  created_on: Date;
+  created_by: number;
+}
+
+export interface AdditionalFileRow {
+  id: string;
+  file_version_id: string;
+  name: string;
+  label: string | null;
+  preset: string | null;
+  format: string;
+  mime_type: string;
+  usages: string[];
+  width: number | null;
+  height: number | null;
+  file_size: string | number;
+  blob: string;
+  job_id: string | null;
+  created_on: Date;
+}
+
+/** A preview or thumbnail of a version; `version` without width/height is the HasImage=false case. */
+export interface ImageRow {
+  kind: 'preview' | 'thumbnail';
+  version: FileVersionRow;
+}
+
+/** Longest side of a rendered preview and thumbnail (never upscaled). */
+export const IMAGE_SIZES = { preview: 1024, thumbnail: 256 } as const;
+
+export function fitWithin(width: number, height: number, box: number): { width: number; height: number } {
+  const scale = Math.min(1, box / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+const MIME: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  json: 'application/json',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  zip: 'application/zip',
+};
+/** Formats the image library decodes; only these get width/height (HasImage). */
+const DECODABLE = new Set(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tif', 'tiff']);
+const MAX_DECODE_BYTES = 100 * 1024 * 1024;
+
+export function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+}
+export const mimeOf = (ext: string) => MIME[ext] ?? 'application/octet-stream';
+
+const FORBIDDEN_NAME = /[<>:"/\\|?*\u0000-\u001f]/;
+
+const VersionEntry = z.object({ id: z.string().min(1).max(2000), filename: z.string().max(500).nullish(), versionLabel: z.string().max(500).nullish(), comment: z.string().max(10_000).nullish() }).loose();
+const FileEntry = z
+  .object({
+    id: z.string().max(2000).nullish(),
+    isMaster: z.boolean().nullish(),
+    versions: z.object({ addOrUpdate: z.array(VersionEntry).max(100).optional() }).loose().nullish(),
+  })
+  .loose();
+export const FilesSection = z
+  .object({
+    master: z.string().max(2000).nullish(),
+    addOrUpdate: z.array(FileEntry).max(100).optional(),
+    remove: z.array(z.union([z.string().max(100), z.object({ id: z.string().max(100) }).loose()])).max(100).optional(),
+  })
+  .loose();
+export type FilesSection = z.infer<typeof FilesSection>;
+
+/** Width and height when the blob is an image the library decodes; undefined otherwise (HasImage=false). */
+async function probeImage(blobs: BlobStore, key: string, ext: string, size: number): Promise<{ width: number; height: number } | undefined> {
+  if (!DECODABLE.has(ext) || size > MAX_DECODE_BYTES) return undefined;
+  try {
+    const { Jimp } = await import('jimp');
+    const image = await Jimp.read(blobs.path(key));
+    return { width: image.width, height: image.height };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Applies a record body's `files` section inside the record's transaction. Every version entry names an upload
+ * token; an entry without a file id adds to the record's master file (made on first use), so the same section
+ * creates a record's first file on POST and a new version on PUT. `master` alone is shorthand for one version.
+ */
+export async function applyFilesSection(tx: Queryable, blobs: BlobStore, recordId: string, raw: unknown, userId: number, now: Date): Promise<void> {
+  const parsed = FilesSection.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw errors.validation(`Invalid files section: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+  }
+  const section = parsed.data;
+  for (const ref of section.remove ?? []) {
+    const id = normaliseGuid(typeof ref === 'string' ? ref : ref.id) ?? '';
+    await tx.query('DELETE FROM files WHERE id = $1 AND record_id = $2', [id, recordId]);
+  }
+  const entries: { fileId?: string; versions: z.infer<typeof VersionEntry>[] }[] = [];
+  for (const entry of section.addOrUpdate ?? []) {
+    const fileId = entry.id ? normaliseGuid(entry.id) : undefined;
+    if (entry.id && !fileId) throw errors.noDataFound('file', entry.id.slice(0, 100));
+    entries.push({ fileId, versions: entry.versions?.addOrUpdate ?? [] });
+  }
+  const master = section.master ?? undefined;
+  if (master && !entries.some((e) => e.versions.some((v) => v.id === master))) entries.unshift({ versions: [{ id: master }] });
+
+  let masterFileId = (await tx.query<{ id: string }>('SELECT id FROM files WHERE record_id = $1 AND is_master ORDER BY created_on LIMIT 1', [recordId]))[0]?.id;
+  for (const entry of entries) {
+    if (!entry.versions.length) continue;
+    let fileId = entry.fileId;
+    if (fileId) {
+      const found = await tx.query('SELECT 1 FROM files WHERE id = $1 AND record_id = $2', [fileId, recordId]);
+      if (!found.length) throw errors.noDataFound('file', fileId);
+    } else if (masterFileId) {
+      fileId = masterFileId;
+    } else {
+      fileId = newId();
+      await tx.query('INSERT INTO files (id, record_id, is_master, created_on, modified_on) VALUES ($1, $2, true, $3, $3)', [fileId, recordId, now.toISOString()]);
+      masterFileId = fileId;
+    }
+    for (const v of entry.versions) await createVersion(tx, blobs, recordId, fileId, v, userId, now);
+    await tx.query('UPDATE files SET modified_on = $2 WHERE id = $1', [fileId, now.toISOString()]);
+  }
+  await tx.query('UPDATE records SET file_count = (SELECT count(*) FROM files WHERE record_id = $1) WHERE id = $1', [recordId]);
+}
+
+async function createVersion(tx: Queryable, blobs: BlobStore, recordId: string, fileId: string, entry: z.infer<typeof VersionEntry>, userId: number, now: Date) {
+  if (entry.filename && FORBIDDEN_NAME.test(entry.filename)) {
+    throw errors.validation(`The file name '${entry.filename.slice(0, 100)}' contains a character that is not allowed (< > : " / \\ | ? *).`);
+  }
+  const upload = await consumeUpload(tx, entry.id);
+  const filename = entry.filename || upload.filename;
+  const ext = extensionOf(filename);
+  const image = await probeImage(blobs, upload.blob, ext, upload.size);
+  const next = await tx.query<{ n: number }>('SELECT coalesce(max(version_number), 0) + 1 AS n FROM file_versions WHERE file_id = $1', [fileId]);
+  await tx.query(
+    `INSERT INTO file_versions (id, file_id, record_id, version_number, version_label, comment, filename, extension, mime_type, file_size, checksum, blob,
+       width, height, upload_token, created_on, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    [
+      newId(),
+      fileId,
+      recordId,
+      Number(next[0].n),
+      entry.versionLabel ?? null,
+      entry.comment ?? null,
+      filename,
+      ext,
+      mimeOf(ext),
+      upload.size,
+      upload.sha256,
+      upload.blob,
+      image?.width ?? null,
+      image?.height ?? null,
+      entry.id.slice(0, 500),
+      now.toISOString(),
+      userId,
+    ],
+  );
+}
+
+export function newId(): string {
+  return createHash('sha256').update(`${Date.now()}:${Math.random()}:${process.hrtime.bigint()}`).digest('hex').slice(0, 32);
+}
+
+// Loaders ---------------------------------------------------------------------------------------------------
+
+const memo = async <T>(rc: RenderContext, key: string, fn: () => Promise<T>): Promise<T> => {
+  if (rc.memo.has(key)) return rc.memo.get(key) as T;
+  const value = await fn();
+  rc.memo.set(key, value);
+  return value;
+};
+
+export const loadFiles = {
+  ofRecord: (db: Queryable, recordId: string) => db.query<FileRow>('SELECT * FROM files WHERE record_id = $1 ORDER BY is_master DESC, created_on, id', [recordId]),
+  file: async (db: Queryable, id: string) => (await db.query<FileRow>('SELECT * FROM files WHERE id = $1', [id]))[0],
+  versionsOfFile: (db: Queryable, fileId: string) => db.query<FileVersionRow>('SELECT * FROM file_versions WHERE file_id = $1 ORDER BY version_number', [fileId]),
+  version: async (db: Queryable, id: string) => (await db.query<FileVersionRow>('SELECT * FROM file_versions WHERE id = $1', [id]))[0],
+  latestOfFile: async (db: Queryable, fileId: string) =>
+    (await db.query<FileVersionRow>('SELECT * FROM file_versions WHERE file_id = $1 ORDER BY version_number DESC LIMIT 1', [fileId]))[0],
+  additionalOfVersion: (db: Queryable, versionId: string) =>
+    db.query<AdditionalFileRow>('SELECT * FROM additional_files WHERE file_version_id = $1 ORDER BY created_on, name', [versionId]),
+  additional: async (db: Queryable, id: string) => (await db.query<AdditionalFileRow>('SELECT * FROM additional_files WHERE id = $1', [id]))[0],
+};
+
+export async function masterFile(rc: RenderContext, recordId: string): Promise<FileRow | null> {
+  return memo(rc, `masterfile:${recordId}`, async () => {
+    const rows = await rc.ctx.store.query<FileRow>('SELECT * FROM files WHERE record_id = $1 AND is_master ORDER BY created_on LIMIT 1', [recordId]);
+    return rows[0] ?? null;
+  });
+}
+
+export async function masterLatestVersion(rc: RenderContext, recordId: string): Promise<FileVersionRow | null> {
+  return memo(rc, `masterlatest:${recordId}`, async () => {
+    const file = await masterFile(rc, recordId);
+    if (!file) return null;
+    return (await loadFiles.latestOfFile(rc.ctx.store, file.id)) ?? null;
+  });
+}
+
+/** The record's preview/thumbnail: that of its master file's newest version, null when that is not an image. */
+export async function recordImage(rc: RenderContext, recordId: string, kind: ImageRow['kind']): Promise<ImageRow | null> {
+  const version = await masterLatestVersion(rc, recordId);
+  return version && hasImage(version) ? { kind, version } : null;
+}
+
+export const hasImage = (v: FileVersionRow) => v.width !== null && v.height !== null;
+
+// Bytes -----------------------------------------------------------------------------------------------------
+
+/**
+ * Makes sure a version's bytes exist in the blob store: a seeded version (or one whose blob folder was lost, as in
+ * an in-memory emulator started from the seeded template) is regenerated from its generator description.
+ */
+export async function materialised(ctx: EmulatorContext, version: FileVersionRow): Promise<FileVersionRow> {
+  if (version.blob && (await ctx.blobs.size(version.blob)) !== undefined) return version;
+  if (!version.generator) throw errors.noDataFound('file content of version', version.id);
+  const bytes = await generateSeedFile(version.generator);
+  const written = await ctx.blobs.put(bytes);
+  // Two first reads at once both generate the same bytes; whichever update lands last wins, the other blob goes.
+  await ctx.store.query('UPDATE file_versions SET blob = $2, file_size = $3, checksum = $4, preview_blob = NULL, thumbnail_blob = NULL WHERE id = $1', [
+    version.id,
+    written.key,
+    written.size,
+    written.sha256,
+  ]);
+  if (version.blob && version.blob !== written.key) await ctx.blobs.remove(version.blob);
+  return { ...version, blob: written.key, file_size: written.size, checksum: written.sha256, preview_blob: null, thumbnail_blob: null };
+}
+
+/** The blob of a preview or thumbnail, rendered from the version's image on first request and kept. */
+export async function imageBlob(ctx: EmulatorContext, image: ImageRow): Promise<{ key: string; mime: string; width: number; height: number }> {
+  const version = await materialised(ctx, image.version);
+  if (!hasImage(version)) throw errors.noDataFound(image.kind, version.id);
+  const column = image.kind === 'preview' ? 'preview_blob' : 'thumbnail_blob';
+  const mime = image.kind === 'preview' ? 'image/jpeg' : 'image/png';
+  const size = fitWithin(version.width!, version.height!, IMAGE_SIZES[image.kind]);
+  const cached = version[column];
+  if (cached && (await ctx.blobs.size(cached)) !== undefined) return { key: cached, mime, ...size };
+  const { Jimp } = await import('jimp');
+  const picture = await Jimp.read(ctx.blobs.path(version.blob!));
+  picture.resize({ w: size.width, h: size.height });
+  const bytes = image.kind === 'preview' ? await picture.getBuffer('image/jpeg', { quality: 82 }) : await picture.getBuffer('image/png');
+  const written = await ctx.blobs.put(bytes);
+  await ctx.store.query(`UPDATE file_versions SET ${column} = $2 WHERE id = $1`, [version.id, written.key]);
+  return { key: written.key, mime, ...size };
+}
+
+// Download URIs ---------------------------------------------------------------------------------------------
+
+/** Spec, Limits: download URIs expire after 30 hours with disk storage. */
+export const DOWNLOAD_TTL_SECONDS = 30 * 3600;
+export type DownloadKind = 'fileversion' | 'additionalfile' | 'preview' | 'thumbnail';
+const KINDS: DownloadKind[] = ['fileversion', 'additionalfile', 'preview', 'thumbnail'];
+
+function signature(secret: string, kind: string, id: string, expires: number): string {
+  return createHmac('sha256', secret).update(`download\n${kind}\n${id}\n${expires}`).digest('base64url');
+}
+
+/** `/download?…` carrying what it grants (kind and id), until when, and an HMAC over both with the tenant secret. */
+export function downloadUri(rc: RenderContext, kind: DownloadKind, id: string): string {
+  const expires = Math.floor(rc.ctx.clock.now().getTime() / 1000) + DOWNLOAD_TTL_SECONDS;
+  const params = new URLSearchParams({ kind, id, expires: String(expires), token: signature(rc.ctx.secret, kind, id, expires) });
+  return `${rc.origin}/download?${params.toString()}`;
+}
+
+/** Checks a download URI's query; a missing, altered or expired token is 403 with a message saying which. */
+export function verifyDownload(ctx: EmulatorContext, query: Record<string, unknown>): { kind: DownloadKind; id: string } {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
+  const kind = text('kind') as DownloadKind;
+  const id = text('id');
+  const expires = Number(text('expires'));
+  const token = text('token');
+  if (!KINDS.includes(kind) || !id || !Number.isInteger(expires) || !token) throw errors.downloadDenied('The download URI is incomplete: it needs kind, id, expires and token.');
+  const expected = Buffer.from(signature(ctx.secret, kind, id, expires));
+  const given = Buffer.from(token);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw errors.downloadDenied('The security token of the download URI is not valid.');
+  if (expires * 1000 < ctx.clock.now().getTime()) throw errors.downloadDenied('The download URI has expired; read the resource again for a fresh one.');
+  return { kind, id };
+}

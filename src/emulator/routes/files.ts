@@ -1,0 +1,311 @@
+// Files, file versions, additional files (renditions), previews and thumbnails as HAL resources, and the
+// `/download` route that answers the bytes behind a signed download URI.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { core } from '../domain/model';
+import {
+  downloadUri,
+  hasImage,
+  imageBlob,
+  IMAGE_SIZES,
+  fitWithin,
+  loadFiles,
+  masterFile,
+  masterLatestVersion,
+  materialised,
+  recordImage,
+  verifyDownload,
+  type AdditionalFileRow,
+  type FileRow,
+  type FileVersionRow,
+  type ImageRow,
+} from '../domain/files';
+import { defineType, normaliseGuid, render, renderContext, requestParam, type RenderContext } from '../hal';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** A seeded version whose bytes were not made yet has no size or checksum to show. */
+const pending = (v: FileVersionRow) => !v.blob && v.generator !== null;
+
+export const fileType = defineType<FileRow>({
+  name: 'file',
+  self: (f, rc) => `${core(rc)}/file/${f.id}`,
+  attributes: (f) => ({ id: f.id, recordId: f.record_id, isMaster: f.is_master, checkedOutBy: f.checked_out_by, createdOn: iso(f.created_on), modifiedOn: iso(f.modified_on) }),
+  relations: [
+    { key: 'fileversions', type: 'fileversion', many: true, href: (f, rc) => `${core(rc)}/file/${f.id}/fileversions`, load: (f, rc) => loadFiles.versionsOfFile(rc.ctx.store, f.id) },
+    {
+      key: 'latestversion',
+      type: 'fileversion',
+      many: false,
+      href: (f, rc) => `${core(rc)}/file/${f.id}/latestversion`,
+      load: async (f, rc) => (await loadFiles.latestOfFile(rc.ctx.store, f.id)) ?? null,
+    },
+    { key: 'record', type: 'record', many: false, href: (f, rc) => `${core(rc)}/record/${f.record_id}`, load: async (f, rc) => (await rc.ctx.store.query('SELECT * FROM records WHERE id = $1', [f.record_id]))[0] ?? null },
+  ],
+});
+
+export const fileVersionType = defineType<FileVersionRow>({
+  name: 'fileversion',
+  self: (v, rc) => `${core(rc)}/fileversion/${v.id}`,
+  attributes: (v) => ({
+    id: v.id,
+    fileId: v.file_id,
+    recordId: v.record_id,
+    version: v.version_number,
+    versionLabel: v.version_label,
+    comment: v.comment,
+    fileName: v.filename,
+    extension: v.extension,
+    mimeType: v.mime_type,
+    fileSize: pending(v) ? null : Number(v.file_size),
+    checksum: pending(v) ? null : v.checksum,
+    hasImage: hasImage(v),
+    width: v.width,
+    height: v.height,
+    createdOn: iso(v.created_on),
+  }),
+  relations: [
+    // The download link is minted per read: it carries a fresh expiry and its signature.
+    { key: 'download', type: 'download', many: false, href: (v, rc) => downloadUri(rc, 'fileversion', v.id), load: async (v, rc) => ({ href: downloadUri(rc, 'fileversion', v.id) }) },
+    {
+      key: 'additionalfiles',
+      type: 'additionalfile',
+      many: true,
+      href: (v, rc) => `${core(rc)}/fileversion/${v.id}/additionalfiles`,
+      load: (v, rc) => loadFiles.additionalOfVersion(rc.ctx.store, v.id),
+    },
+    { key: 'preview', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/preview`, load: async (v) => (hasImage(v) ? { kind: 'preview', version: v } : null) },
+    { key: 'thumbnail', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/thumbnail`, load: async (v) => (hasImage(v) ? { kind: 'thumbnail', version: v } : null) },
+    { key: 'file', type: 'file', many: false, href: (v, rc) => `${core(rc)}/file/${v.file_id}`, load: async (v, rc) => (await loadFiles.file(rc.ctx.store, v.file_id)) ?? null },
+  ],
+});
+
+export const additionalFileType = defineType<AdditionalFileRow>({
+  name: 'additionalfile',
+  self: (a, rc) => `${core(rc)}/additionalfile/${a.id}`,
+  attributes: (a) => ({
+    id: a.id,
+    fileVersionId: a.file_version_id,
+    name: a.name,
+    label: a.label,
+    preset: a.preset,
+    format: a.format,
+    mimeType: a.mime_type,
+    usages: a.usages,
+    width: a.width,
+    height: a.height,
+    fileSize: Number(a.file_size),
+    createdOn: iso(a.created_on),
+  }),
+  relations: [
+    { key: 'download', type: 'download', many: false, href: (a, rc) => downloadUri(rc, 'additionalfile', a.id), load: async (a, rc) => ({ href: downloadUri(rc, 'additionalfile', a.id) }) },
+    { key: 'fileversion', type: 'fileversion', many: false, href: (a, rc) => `${core(rc)}/fileversion/${a.file_version_id}`, load: async (a, rc) => (await loadFiles.version(rc.ctx.store, a.file_version_id)) ?? null },
+  ],
+});
+
+/** Preview or thumbnail: its size follows from the version's and the fixed box; `uri` is its download URI. */
+export const imageType = defineType<ImageRow>({
+  name: 'image',
+  self: (i, rc) => `${core(rc)}/image/${i.kind}?fileVersionId=${i.version.id}`,
+  attributes: (i, rc) => {
+    const size = fitWithin(i.version.width ?? 1, i.version.height ?? 1, IMAGE_SIZES[i.kind]);
+    return {
+      id: `${i.version.id}-${i.kind}`,
+      kind: i.kind,
+      fileVersionId: i.version.id,
+      hasImage: hasImage(i.version),
+      width: size.width,
+      height: size.height,
+      format: i.kind === 'preview' ? 'jpg' : 'png',
+      uri: downloadUri(rc, i.kind, i.version.id),
+    };
+  },
+  relations: [
+    { key: 'download', type: 'download', many: false, href: (i, rc) => downloadUri(rc, i.kind, i.version.id), load: async (i, rc) => ({ href: downloadUri(rc, i.kind, i.version.id) }) },
+    { key: 'fileversion', type: 'fileversion', many: false, href: (i, rc) => `${core(rc)}/fileversion/${i.version.id}`, load: async (i) => i.version },
+  ],
+});
+
+type IdParams = FastifyRequest<{ Params: { id: string } }>;
+
+export function register(app: FastifyInstance, ctx: EmulatorContext) {
+  const base = '/api/core';
+  const { errors } = ctx;
+
+  const guidOr404 = (what: string, id: string) => {
+    const guid = normaliseGuid(id);
+    if (!guid) throw errors.noDataFound(what, id.slice(0, 100));
+    return guid;
+  };
+  async function record(id: string) {
+    const guid = guidOr404('record', id);
+    if (!(await ctx.store.query('SELECT 1 FROM records WHERE id = $1', [guid])).length) throw errors.noDataFound('record', id.slice(0, 100));
+    return guid;
+  }
+  async function file(id: string) {
+    const row = await loadFiles.file(ctx.store, guidOr404('file', id));
+    if (!row) throw errors.noDataFound('file', id.slice(0, 100));
+    return row;
+  }
+  /** A version with its bytes made, so size and checksum are real when it is read on its own. */
+  async function version(id: string) {
+    const row = await loadFiles.version(ctx.store, guidOr404('file version', id));
+    if (!row) throw errors.noDataFound('file version', id.slice(0, 100));
+    return materialised(ctx, row);
+  }
+  async function additional(id: string) {
+    const row = await loadFiles.additional(ctx.store, guidOr404('additional file', id));
+    if (!row) throw errors.noDataFound('additional file', id.slice(0, 100));
+    return row;
+  }
+  const list = async <T>(rc: RenderContext, type: Parameters<typeof render<T>>[0], rows: T[], self: string) => ({
+    items: await Promise.all(rows.map((r) => render(type, r, rc))),
+    totalCount: rows.length,
+    _links: { self: { href: self } },
+  });
+  /** HasImage=false (or no file at all) answers 404 with a message when the relation is followed. */
+  const image = (row: ImageRow | null, kind: string, owner: string) => {
+    if (!row) throw errors.notFound(`The ${kind} of '${owner}' does not exist: it has no image (HasImage=false).`);
+    return row;
+  };
+
+  app.get(`${base}/record/:id/files`, { schema: { summary: 'Files of a record' } }, async (request: IdParams) => {
+    const id = await record(request.params.id);
+    const rc = renderContext(ctx, request);
+    return list(rc, fileType, await loadFiles.ofRecord(ctx.store, id), `${core(rc)}/record/${id}/files`);
+  });
+  app.get(`${base}/record/:id/masterfile`, { schema: { summary: 'Master file of a record (404 when it has none)' } }, async (request: IdParams) => {
+    const id = await record(request.params.id);
+    const rc = renderContext(ctx, request);
+    const row = await masterFile(rc, id);
+    if (!row) throw errors.noDataFound('master file of record', id);
+    return render(fileType, row, rc);
+  });
+  app.get(`${base}/record/:id/masterfilelatestversion`, { schema: { summary: 'Newest version of the master file (404 when none)' } }, async (request: IdParams) => {
+    const id = await record(request.params.id);
+    const rc = renderContext(ctx, request);
+    const row = await masterLatestVersion(rc, id);
+    if (!row) throw errors.noDataFound('master file version of record', id);
+    return render(fileVersionType, await materialised(ctx, row), rc);
+  });
+  for (const kind of ['preview', 'thumbnail'] as const) {
+    app.get(`${base}/record/:id/${kind}`, { schema: { summary: `${kind} of a record (404 when it has no image)` } }, async (request: IdParams) => {
+      const id = await record(request.params.id);
+      const rc = renderContext(ctx, request);
+      return render(imageType, image(await recordImage(rc, id, kind), kind, id), rc);
+    });
+    app.get(`${base}/fileversion/:id/${kind}`, { schema: { summary: `${kind} of a file version (404 when HasImage=false)` } }, async (request: IdParams) => {
+      const v = await version(request.params.id);
+      return render(imageType, image(hasImage(v) ? { kind, version: v } : null, kind, v.id), renderContext(ctx, request));
+    });
+    app.get(`${base}/image/${kind}`, { schema: { summary: `${kind} by fileVersionId or recordId (query)` } }, async (request) => {
+      const rc = renderContext(ctx, request);
+      const versionId = requestParam(request, 'fileVersionId');
+      const recordId = requestParam(request, 'recordId');
+      if (versionId) {
+        const v = await version(versionId);
+        return render(imageType, image(hasImage(v) ? { kind, version: v } : null, kind, v.id), rc);
+      }
+      if (recordId) {
+        const id = await record(recordId);
+        return render(imageType, image(await recordImage(rc, id, kind), kind, id), rc);
+      }
+      throw errors.badRequest(`GET /image/${kind} needs the query parameter fileVersionId or recordId.`);
+    });
+  }
+
+  app.get(`${base}/file/:id`, { schema: { summary: 'Read a file' } }, async (request: IdParams) => render(fileType, await file(request.params.id), renderContext(ctx, request)));
+  app.get(`${base}/file/:id/fileversions`, { schema: { summary: 'Versions of a file, oldest first' } }, async (request: IdParams) => {
+    const f = await file(request.params.id);
+    const rc = renderContext(ctx, request);
+    return list(rc, fileVersionType, await loadFiles.versionsOfFile(ctx.store, f.id), `${core(rc)}/file/${f.id}/fileversions`);
+  });
+  app.get(`${base}/file/:id/latestversion`, { schema: { summary: 'Newest version of a file' } }, async (request: IdParams) => {
+    const f = await file(request.params.id);
+    const latest = await loadFiles.latestOfFile(ctx.store, f.id);
+    if (!latest) throw errors.noDataFound('version of file', f.id);
+    return render(fileVersionType, await materialised(ctx, latest), renderContext(ctx, request));
+  });
+  app.get(`${base}/fileversion/:id`, { schema: { summary: 'Read a file version' } }, async (request: IdParams) => render(fileVersionType, await version(request.params.id), renderContext(ctx, request)));
+  app.get(`${base}/fileversion/:id/additionalfiles`, { schema: { summary: 'Renditions of a file version' } }, async (request: IdParams) => {
+    const row = await loadFiles.version(ctx.store, guidOr404('file version', request.params.id));
+    if (!row) throw errors.noDataFound('file version', request.params.id.slice(0, 100));
+    const rc = renderContext(ctx, request);
+    return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/fileversion/${row.id}/additionalfiles`);
+  });
+  app.get(`${base}/additionalfile/:id`, { schema: { summary: 'Read an additional file (rendition)' } }, async (request: IdParams) =>
+    render(additionalFileType, await additional(request.params.id), renderContext(ctx, request)),
+  );
+  app.get(`${base}/additionalfile`, { schema: { summary: 'Additional files of a file version (query fileVersionId)' } }, async (request) => {
+    const versionId = requestParam(request, 'fileVersionId');
+    if (!versionId) throw errors.badRequest('GET /additionalfile needs the query parameter fileVersionId (or use /additionalfile/{id}).');
+    const row = await loadFiles.version(ctx.store, guidOr404('file version', versionId));
+    if (!row) throw errors.noDataFound('file version', versionId.slice(0, 100));
+    const rc = renderContext(ctx, request);
+    return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/additionalfile?fileVersionId=${row.id}`);
+  });
+
+  // The download URI: no bearer token (the URI carries its own), only User-Agent is required (spec header table).
+  app.get(
+    '/download',
+    { schema: { summary: 'Bytes behind a download URI (Content-Disposition, Range, Location-Alias)' }, config: { headers: 'download' } },
+    async (request, reply) => {
+      const alias = request.headers['location-alias'];
+      if (alias !== undefined && !['us1', 'eu2', 'au1', 'cn1'].includes(String(alias).toLowerCase())) {
+        throw errors.badRequest(`Location-Alias must be one of us1, eu2, au1, cn1; got '${String(alias).slice(0, 20)}'.`);
+      }
+      const grant = verifyDownload(ctx, request.query as Record<string, unknown>);
+      let key: string;
+      let filename: string;
+      let mime: string;
+      if (grant.kind === 'fileversion') {
+        const v = await version(grant.id);
+        key = v.blob!;
+        filename = v.filename;
+        mime = v.mime_type;
+      } else if (grant.kind === 'additionalfile') {
+        const a = await additional(grant.id);
+        key = a.blob;
+        const v = await loadFiles.version(ctx.store, a.file_version_id);
+        const stem = v ? v.filename.replace(/\.[^.]*$/, '') : a.id;
+        filename = `${stem}_${a.name}.${a.format}`;
+        mime = a.mime_type;
+      } else {
+        const v = await version(grant.id);
+        if (!hasImage(v)) throw errors.notFound(`The ${grant.kind} of '${v.id}' does not exist: it has no image (HasImage=false).`);
+        const img = await imageBlob(ctx, { kind: grant.kind, version: v });
+        key = img.key;
+        filename = `${v.filename.replace(/\.[^.]*$/, '')}_${grant.kind}.${img.mime === 'image/png' ? 'png' : 'jpg'}`;
+        mime = img.mime;
+      }
+      return sendBlob(ctx, request, reply, key, filename, mime);
+    },
+  );
+}
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** Streams a blob, honouring one `bytes=a-b` range (206) and answering 416 for one outside the file. */
+async function sendBlob(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, key: string, filename: string, mime: string) {
+  const size = await ctx.blobs.size(key);
+  if (size === undefined) throw ctx.errors.noDataFound('file content', key);
+  reply.header('Content-Disposition', contentDisposition(filename)).header('Accept-Ranges', 'bytes').type(mime);
+  const range = typeof request.headers.range === 'string' ? /^bytes=(\d*)-(\d*)$/.exec(request.headers.range.trim()) : null;
+  if (range && (range[1] || range[2])) {
+    let start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    let end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (!range[1]) end = size - 1;
+    if (start >= size || start > end) {
+      throw ctx.errors.rangeNotSatisfiable(`The range '${request.headers.range}' is outside the file (${size} bytes).`, size);
+    }
+    start = Math.max(0, start);
+    end = Math.max(start, end);
+    reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`).header('Content-Length', String(end - start + 1));
+    return reply.send(ctx.blobs.read(key, { start, end }));
+  }
+  reply.header('Content-Length', String(size));
+  return reply.send(ctx.blobs.read(key));
+}
