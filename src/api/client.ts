@@ -9,6 +9,7 @@ import { TasksApi } from './tasks';
 import { StringsApi } from './strings';
 import { AnalyticsApi } from './analytics';
 import { FilesApi } from './files';
+import { UploadsApi } from './uploads';
 import {
   AnyJsonSchema,
   ClassificationSchema,
@@ -82,6 +83,8 @@ export class DamClient {
   readonly analytics: AnalyticsApi;
   /** Files of records: versions from upload tokens, renditions, downloads, CreateRenditions jobs. */
   readonly files: FilesApi;
+  /** The upload service ({upload_url}/uploads): single or segmented by size, streamed from disk. */
+  readonly uploads: UploadsApi;
 
   constructor(options: DamClientOptions) {
     this.profile = options.profile;
@@ -112,6 +115,7 @@ export class DamClient {
     this.strings = new StringsApi(h);
     this.analytics = new AnalyticsApi(h);
     this.files = new FilesApi(h, options.userAgent);
+    this.uploads = new UploadsApi(h);
   }
 
   /** GET {core_url}/ — version-agnostic and unauthenticated: the way to probe a profile. */

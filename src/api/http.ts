@@ -19,7 +19,8 @@ export interface FetchResponseLike {
 export interface FetchInitLike {
   method: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  /** A string, bytes, or a FormData of the fetch in use (its Content-Type with the boundary is set by fetch). */
+  body?: string | Uint8Array | object;
   signal?: AbortSignal;
   redirect?: 'follow' | 'manual';
 }
@@ -82,6 +83,11 @@ export interface RequestSpec<T = unknown> {
   json?: unknown;
   form?: Record<string, string>;
   body?: { data: string | Uint8Array; contentType: string };
+  /**
+   * A body built afresh for every attempt (a FormData or Blob of the fetch in use whose parts stream from disk),
+   * so a retry re-reads the file and nothing holds it in memory. A FormData's Content-Type is left to fetch.
+   */
+  streamBody?: () => Promise<object> | object;
   /** Default `application/hal+json`. */
   accept?: string;
   /** Send the bearer token (default true; false for `/`, `/supportedVersions`, `/docs`, the token endpoint). */
@@ -213,6 +219,7 @@ export class HttpClient {
       spec.signal?.throwIfAborted();
       const token = provider ? await provider.getToken(spec.signal) : undefined;
       const headers = this.headersFor(spec, token, contentType);
+      const attemptBody = spec.streamBody ? await spec.streamBody() : body;
       const started = performance.now();
       const attemptSignal = new AttemptSignal(spec.signal, spec.timeoutMs ?? this.options.timeoutMs ?? 30_000);
       const emit = (status: number, error?: string) =>
@@ -222,7 +229,7 @@ export class HttpClient {
       let text: string | undefined;
       let bytes: Uint8Array | undefined;
       try {
-        res = await fetchFn(url, { method, headers, body, signal: attemptSignal.signal, redirect: spec.redirect });
+        res = await fetchFn(url, { method, headers, body: attemptBody, signal: attemptSignal.signal, redirect: spec.redirect });
         // Bodies are read inside the timeout too: a stalled body is as bad as a stalled connect.
         if (res.status < 400 && spec.responseType === 'bytes') bytes = new Uint8Array(await res.arrayBuffer());
         else text = await res.text();
