@@ -63,12 +63,15 @@ export class QueryDiagnostics implements vscode.Disposable {
     );
   }
 
-  /** Checks a document now and publishes the result. */
-  refresh(doc: vscode.TextDocument): LintStats {
+  /** Checks a document now and publishes the result; `cold` ignores what earlier checks remembered. */
+  refresh(doc: vscode.TextDocument, cold = false): LintStats {
     const started = performance.now();
     const text = doc.getText();
     const key = doc.uri.toString();
-    const previous = this.cache.get(key);
+    // This check covers whatever a pending one would have seen.
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    const previous = cold ? undefined : this.cache.get(key);
     const next = new Map<string, SectionResult>();
     const schema = this.schema.schema;
     const out: vscode.Diagnostic[] = [];
