@@ -96,7 +96,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     let extra = 0;
     try {
       // preservePath: busboy would otherwise strip 'dir/' from a name and hide a forbidden '/'.
-      for await (const part of request.parts({ preservePath: true, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: 2, fields: 50, parts: 60 } })) {
+      for await (const part of request.parts({ preservePath: true, limits: { fileSize: maxBytes, files: 2, fields: 50, parts: 60 } })) {
         if (part.type !== 'file') continue;
         const file = part as MultipartFile;
         if (first) {
