@@ -4,19 +4,41 @@ import { Commands, VIEW_EXPLORER } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
+import { DamFileSystem, DAM_SCHEME, renditionUri, thumbnailUri, versionUri } from './damFs';
+import { CheckDecorations } from './decorations';
+import { ExplorerDragAndDrop } from './dragAndDrop';
 import { ExplorerProvider } from './explorerProvider';
-import type { ExplorerNode } from './nodes';
+import { hrefOf } from './fileData';
+import { recordLabel, type ExplorerNode } from './nodes';
+
+const ID_KINDS: ReadonlySet<ExplorerNode['kind']> = new Set(['record', 'classification', 'file', 'version', 'rendition', 'checkResult']);
 
 export class Explorer implements vscode.Disposable {
   readonly provider: ExplorerProvider;
   readonly view: vscode.TreeView<ExplorerNode>;
+  readonly decorations: CheckDecorations;
+  readonly fileSystem: DamFileSystem;
+  readonly dragAndDrop: ExplorerDragAndDrop;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(connections: ConnectionManager, log: DamLog) {
+  constructor(
+    private readonly connections: ConnectionManager,
+    log: DamLog,
+  ) {
     const d = this.disposables;
-    this.provider = new ExplorerProvider(connections, log);
+    this.decorations = new CheckDecorations(connections);
+    d.push(this.decorations, vscode.window.registerFileDecorationProvider(this.decorations));
+    this.fileSystem = new DamFileSystem(connections);
+    d.push(this.fileSystem, vscode.workspace.registerFileSystemProvider(DAM_SCHEME, this.fileSystem, { isReadonly: true, isCaseSensitive: true }));
+    this.provider = new ExplorerProvider(connections, log, this.decorations);
     d.push(this.provider);
-    this.view = vscode.window.createTreeView(VIEW_EXPLORER, { treeDataProvider: this.provider, showCollapseAll: true, canSelectMany: true });
+    this.dragAndDrop = new ExplorerDragAndDrop(connections, this.provider, log);
+    this.view = vscode.window.createTreeView(VIEW_EXPLORER, {
+      treeDataProvider: this.provider,
+      showCollapseAll: true,
+      canSelectMany: true,
+      dragAndDropController: this.dragAndDrop,
+    });
     d.push(this.view);
     d.push(log.onDidRequest((e) => this.onRequest(e.status)));
 
@@ -28,6 +50,9 @@ export class Explorer implements vscode.Disposable {
     registerCommand(d, log, Commands.explorerFind, (query?: string) => this.find(query));
     registerCommand(d, log, Commands.explorerClearFind, () => this.provider.clearFind());
     registerCommand(d, log, Commands.copyId, (node?: ExplorerNode, selected?: ExplorerNode[]) => this.copyIds(node, selected));
+    registerCommand(d, log, Commands.explorerCopyLink, (node?: ExplorerNode) => this.copyLink(node));
+    registerCommand(d, log, Commands.explorerOpenInWebUi, (node?: ExplorerNode) => this.openInWebUi(node));
+    registerCommand(d, log, Commands.explorerOpenPreview, (node?: ExplorerNode) => this.openPreview(node));
   }
 
   private throttled = false;
@@ -97,12 +122,75 @@ export class Explorer implements vscode.Disposable {
 
   private async copyIds(node?: ExplorerNode, selected?: ExplorerNode[]): Promise<string | undefined> {
     const nodes = selected?.length ? selected : node ? [node] : [...this.view.selection];
-    const ids = nodes.filter((n) => n.kind === 'record' || n.kind === 'classification').map((n) => n.id);
+    const ids = nodes.filter((n) => ID_KINDS.has(n.kind)).map((n) => n.id);
     if (ids.length === 0) return undefined;
     const text = ids.join('\n');
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(`Copied ${ids.length === 1 ? 'id' : `${ids.length} ids`}`, 3000);
     return text;
+  }
+
+  /** The resource's own address (its `self` link, else the spec's path under {core_url}). */
+  linkOf(node: ExplorerNode): string | undefined {
+    const core = this.connections.session?.profile.endpoints.core.replace(/\/+$/, '');
+    if (!core) return undefined;
+    const path = (p: string) => `${core}/${p}`;
+    switch (node.kind) {
+      case 'record':
+        return hrefOf(node.record, 'self') ?? path(`record/${node.id}`);
+      case 'classification':
+        return hrefOf(node.classification, 'self') ?? path(`classification/${node.id}`);
+      case 'file':
+        return hrefOf(node.file, 'self') ?? path(`file/${node.id}`);
+      case 'version':
+        return hrefOf(node.version, 'self') ?? path(`fileversion/${node.id}`);
+      case 'rendition':
+        return hrefOf(node.rendition, 'self') ?? hrefOf(node.rendition, 'download');
+      case 'checkResult':
+        return node.result.href ?? path(`fileversion/${node.versionId}/CheckResult/${node.id}`);
+      case 'finding': {
+        const parent = this.provider.getParent(node);
+        return parent ? `${this.linkOf(parent)}/Findings/${node.finding.occurrence}` : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private async copyLink(node?: ExplorerNode): Promise<string | undefined> {
+    const target = node ?? this.view.selection[0];
+    const link = target && this.linkOf(target);
+    if (!link) return undefined;
+    await vscode.env.clipboard.writeText(link);
+    vscode.window.setStatusBarMessage('Copied link', 3000);
+    return link;
+  }
+
+  /**
+   * Opens the record (or classification) in the service's web UI: the profile's web address when it has
+   * one, else the tenant's base address. The emulator has no web UI, so its resource address (JSON) opens.
+   */
+  private async openInWebUi(node?: ExplorerNode): Promise<string | undefined> {
+    const target = node ?? this.view.selection[0];
+    const profile = this.connections.session?.profile;
+    if (!profile || (target?.kind !== 'record' && target?.kind !== 'classification')) return undefined;
+    const web = (profile.webUrl ?? (profile.kind === 'tenant' ? profile.endpoints.base : undefined))?.replace(/\/+$/, '');
+    const url = web ? `${web}/${target.kind}/${encodeURIComponent(target.id)}` : this.linkOf(target);
+    if (!url) return undefined;
+    await vscode.env.openExternal(vscode.Uri.parse(url));
+    return url;
+  }
+
+  /** Opens a version's image, a rendition or a record's thumbnail in an editor tab, through the `dam:` file system. */
+  private async openPreview(node?: ExplorerNode): Promise<vscode.Uri | undefined> {
+    const target = node ?? this.view.selection[0];
+    let uri: vscode.Uri | undefined;
+    if (target?.kind === 'record') uri = thumbnailUri(target.id, recordLabel(target.record));
+    else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `${target.id}${target.version.extension ?? ''}`);
+    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, target.rendition.name ?? `${target.id}.${target.rendition.format ?? 'bin'}`);
+    if (!uri) return undefined;
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+    return uri;
   }
 
   dispose(): void {

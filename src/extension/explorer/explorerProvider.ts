@@ -2,11 +2,15 @@
 // cursor (never silently capped), errors shown as inline nodes with a retry, and search results.
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
+import type { FileVersion } from '../../api/files';
 import type { Classification, DamRecord } from '../../api/schemas';
 import { Commands, SECTION } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
-import { NodeContext, classificationLabel, keyOf, recordLabel, type ExplorerNode, type RecordPaging } from './nodes';
+import { resultBadge } from './badges';
+import { checkUri, type CheckDecorations } from './decorations';
+import { fileDataOf } from './fileDataCache';
+import { NodeContext, classificationLabel, keyOf, recordLabel, type CheckResultView, type ExplorerNode, type RecordPaging } from './nodes';
 
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
@@ -26,6 +30,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   constructor(
     private readonly connections: ConnectionManager,
     private readonly log: DamLog,
+    private readonly decorations?: CheckDecorations,
   ) {
     this.subscriptions.push(connections.onDidChange(() => this.reset()));
   }
@@ -51,6 +56,13 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       this.childClassifications.clear();
       this.paging.clear();
       this.changed.fire(undefined);
+      return;
+    }
+    if (node.kind === 'record' || node.kind === 'file' || node.kind === 'version' || node.kind === 'checkResult') {
+      // Below a record nothing is cached by the provider: redrawing the node reads its children again.
+      if (node.kind === 'record') this.decorations?.forget('record', node.id);
+      if (node.kind === 'version') this.decorations?.forget('version', node.id);
+      this.changed.fire(node);
       return;
     }
     const target = node.kind === 'classification' ? node : node.parentKey ? this.nodes.get(node.parentKey) : undefined;
@@ -84,12 +96,78 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       }
       case 'record': {
         const r = node.record;
-        const item = new vscode.TreeItem(recordLabel(r), vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(recordLabel(r), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = keyOf(node);
         item.contextValue = NodeContext.record;
         item.iconPath = new vscode.ThemeIcon(iconForContentType(r.contentType));
         item.description = [r.status, shortDate(r.modifiedOn)].filter(Boolean).join(' · ');
-        item.tooltip = recordTooltip(r);
+        item.resourceUri = checkUri('record', r.id);
+        // The tooltip (with the thumbnail) is built in resolveTreeItem, only when the pointer rests on the row.
+        return item;
+      }
+      case 'file': {
+        const f = node.file;
+        const item = new vscode.TreeItem(f.isMaster ? 'Master file' : `File ${node.index + 1}`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = keyOf(node);
+        item.contextValue = NodeContext.file;
+        item.iconPath = new vscode.ThemeIcon(f.isMaster ? 'file-symlink-file' : 'file');
+        item.description = shortDate(f.modifiedOn ?? f.createdOn);
+        item.tooltip = `File ${f.id}`;
+        return item;
+      }
+      case 'version': {
+        const v = node.version;
+        const name = v.fileName ?? `version ${v.version ?? '?'}`;
+        const item = new vscode.TreeItem(`${v.versionLabel || `v${v.version ?? '?'}`} · ${name}`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = keyOf(node);
+        item.contextValue = isImage(v.mimeType, v.extension) ? NodeContext.versionImage : NodeContext.version;
+        item.iconPath = new vscode.ThemeIcon(iconForMime(v.mimeType, v.extension));
+        item.description = [formatSize(v.fileSize), shortDate(v.createdOn), node.latest ? 'latest' : undefined].filter(Boolean).join(' · ');
+        item.resourceUri = checkUri('version', v.id);
+        item.tooltip = versionTooltip(v);
+        if (isImage(v.mimeType, v.extension)) item.command = { command: Commands.explorerOpenPreview, title: 'Open preview', arguments: [node] };
+        return item;
+      }
+      case 'rendition': {
+        const a = node.rendition;
+        const item = new vscode.TreeItem(a.name ?? a.preset ?? a.id, vscode.TreeItemCollapsibleState.None);
+        item.id = keyOf(node);
+        const image = isImage(a.mimeType, a.format);
+        item.contextValue = image ? NodeContext.renditionImage : NodeContext.rendition;
+        item.iconPath = new vscode.ThemeIcon(image ? 'file-media' : 'file-binary');
+        item.description = ['rendition', a.preset, a.width && a.height ? `${a.width}×${a.height}` : undefined, formatSize(a.fileSize)].filter(Boolean).join(' · ');
+        if (image) item.command = { command: Commands.explorerOpenPreview, title: 'Open preview', arguments: [node] };
+        return item;
+      }
+      case 'checkResult': {
+        const c = node.result;
+        const item = new vscode.TreeItem(c.checkName ?? `Check ${c.checkId}`, c.findings.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.id = keyOf(node);
+        item.contextValue = NodeContext.checkResult;
+        const badge = resultBadge(c);
+        item.iconPath = new vscode.ThemeIcon(outcomeIcon(c.outcome ?? undefined, badge?.color), outcomeColor(badge?.color));
+        item.description = [badge?.label ?? 'no findings', shortDate(c.createdOn)].filter(Boolean).join(' · ');
+        item.resourceUri = checkUri('result', c.id);
+        const tip = new vscode.MarkdownString(`**${md(c.checkName ?? c.checkId)}**\n\n`);
+        // The description is the service's Markdown: shown, but never trusted with commands or HTML.
+        tip.appendMarkdown(c.description);
+        tip.isTrusted = false;
+        tip.supportHtml = false;
+        item.tooltip = tip;
+        return item;
+      }
+      case 'finding': {
+        const f = node.finding;
+        const item = new vscode.TreeItem(`${f.occurrence}. ${f.finding}`, vscode.TreeItemCollapsibleState.None);
+        item.id = keyOf(node);
+        item.contextValue = NodeContext.finding;
+        item.iconPath = new vscode.ThemeIcon(outcomeIcon(f.outcome, undefined), outcomeColor(f.outcome ? OUTCOME_COLOR[f.outcome] : undefined));
+        item.description = f.outcome;
+        const tip = new vscode.MarkdownString();
+        tip.appendText(f.finding);
+        if (f.explanation) tip.appendMarkdown(`\n\n**Why:** ${f.explanation}`);
+        if (f.recommendation) tip.appendMarkdown(`\n\n**Next step:** ${f.recommendation}`);
+        item.tooltip = tip;
         return item;
       }
       case 'loadMore': {
@@ -135,6 +213,10 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const parentKey = node ? keyOf(node) : undefined;
     try {
       if (!node) return this.track([...(this.results ? [this.results] : []), ...(await this.rootNodes(client))]);
+      if (node.kind === 'record') return this.track(await this.fileNodes(client, node));
+      if (node.kind === 'file') return this.track(await this.versionNodes(client, node));
+      if (node.kind === 'version') return this.track(await this.versionChildren(client, node));
+      if (node.kind === 'checkResult') return this.track(node.result.findings.map((finding) => ({ kind: 'finding' as const, id: String(finding.occurrence), parentKey: keyOf(node), finding })));
       if (node.kind === 'results') return this.track(node.hits.map((record) => ({ kind: 'record' as const, id: record.id, parentKey: keyOf(node), record })));
       if (node.kind !== 'classification') return [];
       const [children, paging] = await Promise.all([this.childNodes(client, node), this.firstPage(client, node.id)]);
@@ -145,6 +227,40 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     } catch (err) {
       return this.track([this.errorNode(err, parentKey)]);
     }
+  }
+
+  /** The record's tooltip with its thumbnail, built when the pointer rests on the row. */
+  async resolveTreeItem(item: vscode.TreeItem, node: ExplorerNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
+    if (node.kind !== 'record' || item.tooltip) return item;
+    const tip = recordTooltip(node.record);
+    const client = this.client;
+    if (client && hasThumbnail(node.record)) {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const { bytes, contentType } = await fileDataOf(client).thumbnail(node.record, abort.signal);
+        // A data URI: the hover cannot send our bearer token to fetch the image itself.
+        const mime = /^image\/(png|jpe?g|gif|webp)$/i.test(contentType ?? '') ? contentType : 'image/png';
+        if (bytes.byteLength <= MAX_THUMBNAIL_BYTES) tip.appendMarkdown(`\n![thumbnail](data:${mime};base64,${Buffer.from(bytes).toString('base64')}|width=200)\n`);
+      } catch {
+        // No thumbnail (404 for records without an image): the text tooltip stands on its own.
+      } finally {
+        sub.dispose();
+      }
+    }
+    item.tooltip = tip;
+    return item;
+  }
+
+  /** Drops what is loaded below a record (after a new version), keeping the record row. */
+  refreshRecord(recordId: string): void {
+    for (const node of this.nodes.values()) if (node.kind === 'record' && node.id === recordId) this.changed.fire(node);
+    this.decorations?.forget('record', recordId);
+  }
+
+  /** The node a tree key stands for (tests, drag and drop). */
+  nodeOf(key: string): ExplorerNode | undefined {
+    return this.nodes.get(key);
   }
 
   /** Fetches the next page of records under a classification and redraws it. */
@@ -238,6 +354,36 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return children;
   }
 
+  private async fileNodes(client: DamClient, node: Extract<ExplorerNode, { kind: 'record' }>): Promise<ExplorerNode[]> {
+    const files = await fileDataOf(client).files(node.id);
+    if (files.length === 0) return [{ kind: 'message', id: 'nofiles', parentKey: keyOf(node), text: 'No files', severity: 'info' }];
+    // The master file first: it is the one the record's thumbnail and badge come from.
+    const sorted = [...files].sort((a, b) => Number(Boolean(b.isMaster)) - Number(Boolean(a.isMaster)));
+    return sorted.map((file, index) => ({ kind: 'file' as const, id: file.id, parentKey: keyOf(node), recordId: node.id, file, index }));
+  }
+
+  private async versionNodes(client: DamClient, node: Extract<ExplorerNode, { kind: 'file' }>): Promise<ExplorerNode[]> {
+    const versions = await fileDataOf(client).versions(node.file);
+    if (versions.length === 0) return [{ kind: 'message', id: 'noversions', parentKey: keyOf(node), text: 'No versions', severity: 'info' }];
+    return versions.map((version, i) => ({ kind: 'version' as const, id: version.id, parentKey: keyOf(node), recordId: node.recordId, version, latest: i === 0 && Boolean(node.file.isMaster) }));
+  }
+
+  /** A version's renditions and its check results (with findings), read together. */
+  private async versionChildren(client: DamClient, node: Extract<ExplorerNode, { kind: 'version' }>): Promise<ExplorerNode[]> {
+    const data = fileDataOf(client);
+    const [renditions, results] = await Promise.all([data.renditions(node.id), data.checkResults(node.id).catch((err: unknown) => err as Error)]);
+    const out: ExplorerNode[] = renditions.map((rendition) => ({ kind: 'rendition' as const, id: rendition.id, parentKey: keyOf(node), versionId: node.id, rendition }));
+    if (results instanceof Error) {
+      out.push(this.errorNode(results, keyOf(node)));
+    } else {
+      this.decorations?.setVersionResults(node.id, results, node.recordId, node.latest);
+      const newestFirst = [...results].sort((a: CheckResultView, b: CheckResultView) => (b.createdOn ?? '').localeCompare(a.createdOn ?? ''));
+      out.push(...newestFirst.map((result) => ({ kind: 'checkResult' as const, id: result.id, parentKey: keyOf(node), versionId: node.id, result })));
+    }
+    if (out.length === 0) out.push({ kind: 'message', id: 'empty', parentKey: keyOf(node), text: 'No renditions or check results', severity: 'info' });
+    return out;
+  }
+
   private errorNode(err: unknown, parentKey: string | undefined): ExplorerNode {
     // Read by shape, not instanceof: the client's error classes load with the client, after activation.
     const status = (err as { status?: unknown } | null)?.status;
@@ -268,6 +414,59 @@ function pageSize(): number {
 
 function sortClassifications(list: Classification[]): Classification[] {
   return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || classificationLabel(a).localeCompare(classificationLabel(b)));
+}
+
+const MAX_THUMBNAIL_BYTES = 512 * 1024;
+
+const OUTCOME_COLOR = { fail: 'red', warning: 'orange', pass: 'green', info: 'gray' } as const;
+
+function hasThumbnail(r: DamRecord): boolean {
+  const links = r._links as Record<string, unknown> | undefined;
+  // Without links (a plain answer) try anyway; with links, only when the service offers one.
+  return !links || Object.keys(links).some((k) => k.toLowerCase() === 'thumbnail');
+}
+
+function isImage(mime: string | null | undefined, ext: string | null | undefined): boolean {
+  return /^image\//i.test(mime ?? '') || /^\.?(png|jpe?g|gif|webp|bmp|svg)$/i.test(ext ?? '');
+}
+
+function iconForMime(mime: string | null | undefined, ext: string | null | undefined): string {
+  if (isImage(mime, ext)) return 'file-media';
+  if (/^video\//i.test(mime ?? '')) return 'device-camera-video';
+  if (/pdf/i.test(mime ?? '') || /^\.?pdf$/i.test(ext ?? '')) return 'file-pdf';
+  return 'file';
+}
+
+function outcomeIcon(outcome: string | undefined, color: string | undefined): string {
+  const c = color ?? (outcome ? OUTCOME_COLOR[outcome as keyof typeof OUTCOME_COLOR] : undefined);
+  return c === 'red' ? 'error' : c === 'orange' ? 'warning' : c === 'green' ? 'pass' : c === 'gray' ? 'info' : 'circle-outline';
+}
+
+function outcomeColor(color: string | undefined): vscode.ThemeColor | undefined {
+  return color === 'red' ? new vscode.ThemeColor('charts.red') : color === 'orange' ? new vscode.ThemeColor('charts.orange') : color === 'green' ? new vscode.ThemeColor('charts.green') : undefined;
+}
+
+function formatSize(bytes: number | null | undefined): string | undefined {
+  if (typeof bytes !== 'number') return undefined;
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function versionTooltip(v: FileVersion): vscode.MarkdownString {
+  const tip = new vscode.MarkdownString();
+  tip.appendMarkdown(`**${md(v.fileName ?? v.id)}**\n\n`);
+  const rows: [string, unknown][] = [
+    ['Version', v.versionLabel ?? v.version],
+    ['Comment', v.comment],
+    ['Type', v.mimeType],
+    ['Size', formatSize(v.fileSize)],
+    ['Dimensions', v.width && v.height ? `${v.width}×${v.height}` : undefined],
+    ['Created', v.createdOn],
+    ['Id', v.id],
+  ];
+  for (const [label, value] of rows) if (value !== undefined && value !== null && value !== '') tip.appendMarkdown(`${label}: \`${md(String(value))}\`  \n`);
+  return tip;
 }
 
 function iconForContentType(type: string | null | undefined): string {

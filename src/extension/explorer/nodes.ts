@@ -1,4 +1,5 @@
 // The kinds of node in the DAM Explorer, as plain data; the provider turns them into tree items.
+import type { AdditionalFile, DamFile, FileVersion } from '../../api/files';
 import type { Classification, DamRecord } from '../../api/schemas';
 
 /** Paging state of the records directly under one classification. */
@@ -11,9 +12,38 @@ export interface RecordPaging {
   started: boolean;
 }
 
+/** A check outcome as the spec names them. */
+export type Outcome = 'pass' | 'fail' | 'warning' | 'info';
+
+/** A finding as the tree shows it (read loosely: the service's full shape is not specified). */
+export interface FindingView {
+  occurrence: number;
+  finding: string;
+  explanation?: string;
+  recommendation?: string;
+  outcome: Outcome | undefined;
+}
+
+/** A check result with its findings, read together so the badge can be rolled up at once. */
+export interface CheckResultView {
+  id: string;
+  checkId: string;
+  checkName: string | undefined;
+  outcome: Outcome | null;
+  description: string;
+  createdOn: string | undefined;
+  findings: FindingView[];
+  href: string | undefined;
+}
+
 export type ExplorerNode =
   | { kind: 'classification'; id: string; parentKey: string | undefined; classification: Classification }
   | { kind: 'record'; id: string; parentKey: string; record: DamRecord }
+  | { kind: 'file'; id: string; parentKey: string; recordId: string; file: DamFile; index: number }
+  | { kind: 'version'; id: string; parentKey: string; recordId: string; version: FileVersion; latest: boolean }
+  | { kind: 'rendition'; id: string; parentKey: string; versionId: string; rendition: AdditionalFile }
+  | { kind: 'checkResult'; id: string; parentKey: string; versionId: string; result: CheckResultView }
+  | { kind: 'finding'; id: string; parentKey: string; finding: FindingView }
   | { kind: 'loadMore'; id: string; parentKey: string; classificationId: string; shown: number; total: number | undefined }
   | { kind: 'message'; id: string; parentKey: string | undefined; text: string; detail?: string; severity: 'error' | 'info'; action?: 'retry' | 'signIn'; retryKey?: string }
   | { kind: 'results'; id: string; parentKey: undefined; query: string; hits: DamRecord[]; total: number | undefined };
@@ -25,6 +55,16 @@ export function keyOf(node: ExplorerNode): string {
       return `cls:${node.id}`;
     case 'record':
       return `rec:${node.parentKey}:${node.id}`;
+    case 'file':
+      return `file:${node.parentKey}:${node.id}`;
+    case 'version':
+      return `ver:${node.parentKey}:${node.id}`;
+    case 'rendition':
+      return `rend:${node.parentKey}:${node.id}`;
+    case 'checkResult':
+      return `chk:${node.parentKey}:${node.id}`;
+    case 'finding':
+      return `fnd:${node.parentKey}:${node.id}`;
     case 'loadMore':
       return `more:${node.classificationId}`;
     case 'message':
@@ -38,6 +78,13 @@ export function keyOf(node: ExplorerNode): string {
 export const NodeContext = {
   classification: 'dam.classification',
   record: 'dam.record',
+  file: 'dam.file',
+  version: 'dam.version',
+  versionImage: 'dam.version.image',
+  rendition: 'dam.rendition',
+  renditionImage: 'dam.rendition.image',
+  checkResult: 'dam.checkResult',
+  finding: 'dam.finding',
   loadMore: 'dam.loadMore',
   message: 'dam.message',
   messageRetry: 'dam.message.retry',

@@ -1,0 +1,130 @@
+// Drag files from VS Code's Explorer (or the OS) onto the DAM Explorer: onto a classification each file
+// becomes a new record there; onto a record (or one of its files or versions) it becomes a new version of
+// the record's master file. Uploads run under a cancellable progress notification.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { DamLog } from '../log';
+import type { ExplorerProvider } from './explorerProvider';
+import type { ExplorerNode } from './nodes';
+
+const URI_LIST = 'text/uri-list';
+
+export interface DropOutcome {
+  /** Ids of the records created (drop on a classification) or given a new version (drop on a record). */
+  recordIds: string[];
+  /** Files not uploaded, with the reason. */
+  failed: { file: string; reason: string }[];
+  cancelled: boolean;
+}
+
+export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<ExplorerNode> {
+  readonly dropMimeTypes = [URI_LIST];
+  readonly dragMimeTypes: string[] = [];
+
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly provider: ExplorerProvider,
+    private readonly log: DamLog,
+  ) {}
+
+  /** What the last drop did (tests, and the status after a drop). */
+  lastDrop: DropOutcome | undefined;
+
+  async handleDrop(target: ExplorerNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+    this.lastDrop = await this.drop(target, dataTransfer, token);
+  }
+
+  async drop(target: ExplorerNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<DropOutcome | undefined> {
+    const client = this.connections.session?.client;
+    const dest = this.destination(target);
+    if (!client || !dest) return undefined;
+    const list = await dataTransfer.get(URI_LIST)?.asString();
+    const uris = parseUriList(list ?? '').filter((u) => u.scheme === 'file');
+    if (uris.length === 0 || token.isCancellationRequested) return undefined;
+    const files = dest.kind === 'record' ? uris.slice(0, 1) : uris;
+    if (dest.kind === 'record' && uris.length > 1) void vscode.window.showWarningMessage('A record takes one new version at a time: only the first file was uploaded.');
+
+    const outcome: DropOutcome = { recordIds: [], failed: [], cancelled: false };
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: dest.kind === 'classification' ? `DAM: uploading ${files.length} file${files.length === 1 ? '' : 's'} to ${dest.label}` : `DAM: new version of ${dest.label}`,
+        cancellable: true,
+      },
+      async (progress, progressToken) => {
+        const abort = new AbortController();
+        const subs = [token.onCancellationRequested(() => abort.abort()), progressToken.onCancellationRequested(() => abort.abort())];
+        try {
+          for (const [i, uri] of files.entries()) {
+            if (abort.signal.aborted) break;
+            const name = basename(uri.fsPath);
+            progress.report({ message: `${i + 1} of ${files.length}: ${name}`, increment: i === 0 ? 0 : 100 / files.length });
+            try {
+              // Streamed from disk by the client (segmented when large), not read into memory here.
+              const { token: upload } = await client.uploads.upload({ path: uri.fsPath, filename: name }, { signal: abort.signal });
+              if (dest.kind === 'classification') {
+                const record = await client.files.createRecordFromUpload(
+                  { token: upload, filename: name, title: name.replace(/\.[^.]+$/, ''), classificationIds: [dest.id], contentType: contentTypeOf(name) },
+                  { signal: abort.signal },
+                );
+                outcome.recordIds.push(record.id);
+              } else {
+                await client.files.addVersion(dest.id, { token: upload, filename: name }, { signal: abort.signal });
+                outcome.recordIds.push(dest.id);
+              }
+            } catch (err) {
+              if (abort.signal.aborted) break;
+              const reason = this.log.scrub(err instanceof Error ? err.message : String(err));
+              this.log.warn(`Upload of ${name} failed: ${reason}`);
+              outcome.failed.push({ file: name, reason });
+            }
+          }
+        } finally {
+          outcome.cancelled = abort.signal.aborted;
+          subs.forEach((s) => s.dispose());
+        }
+      },
+    );
+
+    if (dest.kind === 'classification') this.provider.refresh(dest.node);
+    else this.provider.refreshRecord(dest.id);
+    if (outcome.failed.length) {
+      void vscode.window.showErrorMessage(`DAM: ${outcome.failed.length} of ${files.length} upload(s) failed: ${outcome.failed.map((f) => `${f.file} (${f.reason})`).join('; ')}`);
+    } else if (outcome.cancelled) {
+      void vscode.window.showInformationMessage(`DAM: upload cancelled after ${outcome.recordIds.length} of ${files.length} file(s).`);
+    }
+    return outcome;
+  }
+
+  /** Where a drop on `target` goes: a classification, or the record a file/version row belongs to. */
+  private destination(target: ExplorerNode | undefined): { kind: 'classification' | 'record'; id: string; label: string; node: ExplorerNode } | undefined {
+    let node: ExplorerNode | undefined = target;
+    while (node && node.kind !== 'classification' && node.kind !== 'record') node = this.provider.getParent(node);
+    if (node?.kind === 'classification') return { kind: 'classification', id: node.id, label: node.classification.name ?? node.id, node };
+    if (node?.kind === 'record') return { kind: 'record', id: node.id, label: node.record.title ?? node.id, node };
+    return undefined;
+  }
+}
+
+/** `text/uri-list` per RFC 2483: one URI a line, `#` lines are comments. */
+export function parseUriList(text: string): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith('#')) continue;
+    try {
+      out.push(vscode.Uri.parse(trimmed, true));
+    } catch {
+      // not a URI: ignored, as a browser would
+    }
+  }
+  return out;
+}
+
+function contentTypeOf(name: string): string | undefined {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  if (['png', 'jpg', 'jpeg', 'gif', 'webp', 'tif', 'tiff', 'bmp', 'svg'].includes(ext)) return 'Image';
+  if (['mp4', 'mov', 'webm', 'avi', 'mkv'].includes(ext)) return 'Video';
+  return 'Document';
+}

@@ -1,0 +1,44 @@
+// The spec's rollup rule for check-result badges, as a table, and how a version's results combine.
+import { strict as assert } from 'node:assert';
+import { badgeText, combineBadges, resultBadge } from '../../../src/extension/explorer/badges';
+import type { FindingView, Outcome } from '../../../src/extension/explorer/nodes';
+
+const findings = (...outcomes: Outcome[]): FindingView[] => outcomes.map((outcome, i) => ({ occurrence: i + 1, finding: `f${i}`, outcome }));
+
+describe('check-result badges', () => {
+  const table: [string, Outcome | null, Outcome[], string | undefined, number | undefined][] = [
+    ['no findings: no badge', null, [], undefined, undefined],
+    ['a fail: red, counting fail + warning', null, ['fail', 'warning', 'pass', 'warning'], 'red', 3],
+    ['warnings, no fail: orange, counting warnings', null, ['warning', 'pass', 'warning', 'info'], 'orange', 2],
+    ['passes only (and info): green, counting passes', null, ['pass', 'info', 'pass'], 'green', 2],
+    ['only info: gray Info', null, ['info', 'info'], 'gray', undefined],
+    ['explicit outcome overrides the rollup', 'pass', ['fail'], 'green', undefined],
+    ['explicit fail without findings', 'fail', [], 'red', undefined],
+    ['explicit info without findings', 'info', [], 'gray', undefined],
+  ];
+  for (const [title, outcome, list, color, count] of table) {
+    it(title, () => {
+      const badge = resultBadge({ outcome, findings: findings(...list) });
+      assert.equal(badge?.color, color);
+      assert.equal(badge?.count, count);
+    });
+  }
+
+  it('labels an Info badge "Info" and shows "i" on the row', () => {
+    const badge = resultBadge({ outcome: null, findings: findings('info') })!;
+    assert.equal(badge.label, 'Info');
+    assert.equal(badgeText(badge), 'i');
+  });
+
+  it('combines a version’s results: the most severe colour, counts of that colour summed', () => {
+    const red1 = resultBadge({ outcome: null, findings: findings('fail', 'warning') });
+    const red2 = resultBadge({ outcome: null, findings: findings('fail') });
+    const green = resultBadge({ outcome: null, findings: findings('pass') });
+    const combined = combineBadges([green, red1, undefined, red2]);
+    assert.equal(combined?.color, 'red');
+    assert.equal(combined?.count, 3);
+    assert.equal(badgeText(combined!), '3');
+    assert.equal(combineBadges([undefined, undefined]), undefined);
+    assert.equal(combineBadges([green])?.color, 'green');
+  });
+});
