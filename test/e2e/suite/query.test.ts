@@ -104,6 +104,22 @@ describe('DAM query editor', function () {
     assert.equal(lenses.filter((l) => l.command?.command === 'dam.query.run').length, 2);
   });
 
+  it('checks .dam-analytics.json files with the analytics core: an unknown member is marked where it stands', async () => {
+    const text = '{\n  "measures": ["Views.count", "Views.nope"],\n  "limit": 10\n}\n';
+    const file = join(dir, 'views.dam-analytics.json');
+    writeFileSync(file, text);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    const ours = await until('analytics diagnostics', () => {
+      const ds = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'dam-analytics');
+      return ds.length > 0 ? ds : undefined;
+    });
+    assert.equal(ours.length, 1, ours.map((d) => d.message).join('; '));
+    assert.equal(ours[0].code, 'DA3003');
+    const at = text.indexOf('"Views.nope"');
+    assert.deepEqual([doc.offsetAt(ours[0].range.start), doc.offsetAt(ours[0].range.end)], [at, at + '"Views.nope"'.length]);
+  });
+
   it('runs a query with its directives and shows the count the service gives for the same search', async () => {
     const text = '### images\n# @name Images newest first\n# @sort CreatedOn desc\n# @param Kind = Image\n# @operator AND\nContentType = @Kind\n';
     const editor = await open('run.dam-query', text);
