@@ -9,7 +9,7 @@ import type { DamLog } from '../log';
 import { LabelResolver } from './labels';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel, type PanelToHost } from './messages';
 import { editsToQuery, parseQueryText } from './queryText';
-import { exportRows, ResultPager } from './resultPages';
+import { exportRows, ResultPager, TABLE_PAGE_SIZE } from './resultPages';
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
@@ -19,9 +19,6 @@ export interface PanelDeps {
 }
 
 type PanelState = Extract<PanelToHost, { type: 'state' }>;
-
-/** Rows requested per page while the table scrolls. */
-export const TABLE_PAGE_SIZE = 500;
 
 function nonce(): string {
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

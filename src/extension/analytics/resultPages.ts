@@ -19,6 +19,9 @@ export interface ResultPage {
   note?: string;
 }
 
+/** Rows requested per page while the panel's table scrolls. */
+export const TABLE_PAGE_SIZE = 500;
+
 export function hasOrder(query: AnalyticsQuery): boolean {
   const order = query.order;
   return order !== undefined && (Array.isArray(order) ? order.length > 0 : Object.keys(order).length > 0);
