@@ -1,0 +1,117 @@
+// Fault: the emulator process is killed (SIGKILL) in the middle of a segmented upload and restarted on the same
+// data folder and port. The client resumes (acknowledged segments survived; the rest are retried), the bytes come
+// back identical, and an upload that was never committed stays invisible: no half-assembled file.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DamClient } from '../../src/api/client';
+import type { ApiError } from '../../src/api/errors';
+import type { FetchInitLike, FetchLike } from '../../src/api/http';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/profile';
+import { USER_AGENT, failure } from './helpers';
+
+function startProcess(data: string, port = 0): Promise<{ child: ChildProcess; url: string; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', String(port), '--data', data, '--seed', 'empty'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+):(\d+)/.exec(out);
+      if (m) resolve({ child, url: `${m[1]}:${m[2]}`, port: Number(m[2]) });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before it was ready:\n${err}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
+
+describe('uploads: emulator killed mid segmented upload (kill -9) and restarted', function () {
+  this.timeout(300_000);
+  let data: string;
+  const children: ChildProcess[] = [];
+
+  before(() => {
+    data = mkdtempSync(join(tmpdir(), 'dam-upload-durability-'));
+  });
+  after(async () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited(child);
+      }
+    }
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  it('resumes the upload after the restart; the bytes come back identical and an uncommitted upload stays invisible', async () => {
+    const first = await startProcess(data);
+    children.push(first.child);
+    const nodeFetch = (await import('node-fetch')).default as unknown as FetchLike;
+    // Segment requests are held back a little so the kill lands while the upload is under way.
+    const fetch: FetchLike = async (url: string, init: FetchInitLike) => {
+      if (/\?index=/.test(url)) await new Promise((r) => setTimeout(r, 60));
+      return nodeFetch(url, init);
+    };
+    const client = new DamClient({
+      profile: emulatorProfile(first.url),
+      secrets: { clientSecret: EMULATOR_CLIENT.clientSecret },
+      userAgent: USER_AGENT,
+      fetch,
+      retry: { retries: 10, maxDelayMs: 1500 },
+    });
+
+    // An upload left open before the crash: two of its three segments arrive, it is never committed.
+    const abandoned = await client.uploads.openSession('abandoned.bin');
+    await client.uploads.uploadSegment(abandoned.token, 0, randomBytes(1000), 'abandoned.bin.segment0');
+    await client.uploads.uploadSegment(abandoned.token, 1, randomBytes(1000), 'abandoned.bin.segment1');
+
+    const bytes = randomBytes(12 * 2 ** 20 + 11);
+    const path = join(data, '..', `dam-upload-durability-${process.pid}.bin`);
+    writeFileSync(path, bytes);
+    let restarted: Promise<void> | undefined;
+    try {
+      const result = await client.uploads.uploadFile(path, {
+        segmentSize: 2 ** 19,
+        concurrency: 2,
+        segmented: true,
+        onProgress: ({ sent }) => {
+          if (restarted || sent < 3 * 2 ** 20) return;
+          first.child.kill('SIGKILL');
+          restarted = exited(first.child).then(async () => {
+            const second = await startProcess(data, first.port);
+            children.push(second.child);
+          });
+        },
+      });
+      assert.ok(restarted, 'the emulator was killed during the upload');
+      await restarted;
+      assert.equal(result.segments, 25);
+
+      const record = await client.files.createRecordFromUpload({ token: result.token, title: 'survived a kill -9' });
+      const version = await client.files.latestVersion(String(record.id));
+      const download = await client.files.download(version!);
+      const hash = createHash('sha256');
+      for await (const chunk of download.body) hash.update(chunk as Buffer);
+      assert.equal(hash.digest('hex'), createHash('sha256').update(bytes).digest('hex'));
+    } finally {
+      rmSync(path, { force: true });
+    }
+
+    // The open upload is still open: not usable as a file, and its commit names the index that never arrived.
+    const asFile = await failure<ApiError>(() => client.files.createRecordFromUpload({ token: abandoned.token }));
+    assert.equal(asFile.status, 404);
+    assert.ok(asFile.exceptionType?.endsWith('NoDataFoundException'));
+    const commit = await failure<ApiError>(() => client.uploads.commit(abandoned.token, 'abandoned.bin', 3));
+    assert.equal(commit.status, 400);
+    assert.match(commit.exceptionMessage ?? '', /index\(es\) 2 missing/);
+  });
+});
