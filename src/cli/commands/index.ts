@@ -7,5 +7,6 @@ import { lintCommand } from './lint';
 import { analyticsRunCommand } from './analytics';
 import { tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand } from './tasks';
 import { stringsResolveCommand } from './strings';
+import { renditionsCommand } from './renditions';
 
-export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand];
+export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand];
