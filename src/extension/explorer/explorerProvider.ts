@@ -269,7 +269,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const paging = this.paging.get(classificationId);
     if (!client || !paging?.nextCursor) return 0;
     const page = await client.search.records(this.recordQuery(classificationId, signal), { cursor: paging.nextCursor });
-    paging.records.push(...page.items);
+    paging.records.push(...page.items.map(slim));
     paging.nextCursor = page.nextCursor ?? undefined;
     paging.totalCount = page.totalCount ?? paging.totalCount;
     const node = this.nodes.get(`cls:${classificationId}`);
@@ -285,8 +285,9 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const node = this.nodes.get(`cls:${classificationId}`);
     let lastRedraw = Date.now();
     while (paging.nextCursor && !signal.aborted) {
-      const page = await client.search.records(this.recordQuery(classificationId, signal), { cursor: paging.nextCursor });
-      paging.records.push(...page.items);
+      // The largest page the service serves: the cursor is bound to filter and sort, not to the page size.
+      const page = await client.search.records({ ...this.recordQuery(classificationId, signal), pageSize: LOAD_ALL_PAGE_SIZE }, { cursor: paging.nextCursor });
+      paging.records.push(...page.items.map(slim));
       paging.nextCursor = page.nextCursor ?? undefined;
       paging.totalCount = page.totalCount ?? paging.totalCount;
       onPage(paging.records.length, paging.totalCount);
@@ -329,7 +330,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const existing = this.paging.get(classificationId);
     if (existing?.started) return existing;
     const page = await client.search.records(this.recordQuery(classificationId));
-    const paging: RecordPaging = { records: page.items, nextCursor: page.nextCursor ?? undefined, totalCount: page.totalCount ?? undefined, started: true };
+    const paging: RecordPaging = { records: page.items.map(slim), nextCursor: page.nextCursor ?? undefined, totalCount: page.totalCount ?? undefined, started: true };
     this.paging.set(classificationId, paging);
     return paging;
   }
@@ -407,6 +408,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   }
 }
 
+const LOAD_ALL_PAGE_SIZE = 100;
+
 function pageSize(): number {
   const value = vscode.workspace.getConfiguration(SECTION).get<number>('explorer.pageSize') ?? 50;
   return Math.min(100, Math.max(1, Math.floor(value)));
@@ -414,6 +417,24 @@ function pageSize(): number {
 
 function sortClassifications(list: Classification[]): Classification[] {
   return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || classificationLabel(a).localeCompare(classificationLabel(b)));
+}
+
+/** The links a record row uses; the rest (a dozen per record) would cost megabytes in a list of 10,000. */
+const KEPT_LINKS = ['self', 'thumbnail'];
+
+/** What a record row needs of a record: its own fields and the links the row follows. */
+function slim(r: DamRecord): DamRecord {
+  const links = r._links as Record<string, unknown> | undefined;
+  const kept = links ? Object.fromEntries(Object.entries(links).filter(([rel]) => KEPT_LINKS.includes(rel.toLowerCase()))) : undefined;
+  return {
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    contentType: r.contentType,
+    createdOn: r.createdOn,
+    modifiedOn: r.modifiedOn,
+    ...(kept ? { _links: kept as DamRecord['_links'] } : {}),
+  };
 }
 
 const MAX_THUMBNAIL_BYTES = 512 * 1024;
