@@ -3,6 +3,7 @@
 // object itself is the state: every control edits a copy and posts the whole object to the extension,
 // which writes it into the document; attributes the builder has no control for ride along untouched.
 import type { Chart, ChartConfiguration } from 'chart.js' with { 'resolution-mode': 'import' };
+// The catalogue and validator modules themselves, not the facade, which also carries the text linter.
 import {
   factDomainNames,
   factDomains,
@@ -14,11 +15,10 @@ import {
   MAX_LIMIT,
   membersOf,
   operatorTypes,
-  validateAnalyticsQuery,
-  type AnalyticsProblem,
   type FactDomain,
   type MemberInfo,
-} from '../../../src/query/analytics';
+} from '../../../src/query/analytics/catalogue';
+import { validateAnalyticsQuery, type AnalyticsProblem } from '../../../src/query/analytics/validate';
 import { HostToPanelSchema, type ChartKind, type HostToPanel, type PanelToHost } from '../../../src/extension/analytics/messages';
 
 // chart.js ships only as an ES module; a dynamic import lets this CommonJS-typed file use it, and esbuild

@@ -1,10 +1,19 @@
 // Names for the ids in analytics rows: record ids to titles and user ids to names, fetched through the
-// client once per id (a page's new ids together, a few requests at a time) and remembered for the panel.
+// client once per id and remembered for the panel. A page's new record ids go in batches (one search
+// `Id IN (…)` per RECORD_BATCH ids); users have no batch endpoint, so a few are read at a time.
 import type { AnalyticsRow } from '../../query/analytics';
 
 export interface LabelSource {
-  recordTitle(id: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** Titles of up to RECORD_BATCH records; ids missing from the answer keep the id as label. */
+  recordTitles(ids: string[], signal?: AbortSignal): Promise<Map<string, string>>;
   userName(id: string, signal?: AbortSignal): Promise<string | undefined>;
+}
+
+export const RECORD_BATCH = 100;
+
+/** The search expression and parameters that find records by id, as one batch. */
+export function recordsByIdQuery(ids: readonly string[]): { expression: string; parameters: string[] } {
+  return { expression: `Id IN (${ids.map(() => '?').join(', ')})`, parameters: [...ids] };
 }
 
 export interface Labels {
@@ -22,7 +31,7 @@ export function idColumns(columns: readonly string[]): { records: string[]; user
 
 const CONCURRENCY = 6;
 
-async function inBatches(ids: string[], fetch: (id: string) => Promise<string | undefined>, into: Map<string, string>): Promise<void> {
+async function concurrently(ids: string[], fetch: (id: string) => Promise<string | undefined>, into: Map<string, string>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
@@ -60,10 +69,22 @@ export class LabelResolver {
     const userIds = newIds(cols.users, this.users);
     const records = new Map<string, string>();
     const users = new Map<string, string>();
-    await Promise.all([
-      inBatches(recordIds, (id) => this.source.recordTitle(id, signal), records),
-      inBatches(userIds, (id) => this.source.userName(id, signal), users),
-    ]);
+    const recordBatches: Promise<void>[] = [];
+    for (let i = 0; i < recordIds.length; i += RECORD_BATCH) {
+      const batch = recordIds.slice(i, i + RECORD_BATCH);
+      recordBatches.push(
+        this.source.recordTitles(batch, signal).then(
+          (titles) => {
+            for (const id of batch) records.set(id, titles.get(id) || id);
+          },
+          // A failed batch keeps the ids as labels; the rows are still right.
+          () => {
+            for (const id of batch) records.set(id, id);
+          },
+        ),
+      );
+    }
+    await Promise.all([...recordBatches, concurrently(userIds, (id) => this.source.userName(id, signal), users)]);
     for (const [k, v] of records) this.records.set(k, v);
     for (const [k, v] of users) this.users.set(k, v);
     return { records: Object.fromEntries(records), users: Object.fromEntries(users) };

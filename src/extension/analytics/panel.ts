@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { checkAnalyticsQuery, type AnalyticsQuery, type AnalyticsRow } from '../../query/analytics';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
-import { LabelResolver } from './labels';
+import { LabelResolver, recordsByIdQuery } from './labels';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel, type PanelToHost } from './messages';
 import { editsToQuery, parseQueryText } from './queryText';
 import { exportRows, ResultPager, TABLE_PAGE_SIZE } from './resultPages';
@@ -104,6 +104,11 @@ export class AnalyticsPanel implements vscode.Disposable {
     return this.stateValue;
   }
 
+  /** The current run's id, as the webview names it in `fetchMore`. */
+  get runId(): number | undefined {
+    return this.run?.id;
+  }
+
   /** The current run's rows (what the table holds) and whether more exist. */
   get results(): { rows: readonly AnalyticsRow[]; fetched: number; hasMore: boolean; note?: string; error?: string } | undefined {
     const r = this.run;
@@ -198,7 +203,10 @@ export class AnalyticsPanel implements vscode.Disposable {
       fetched: 0,
       hasMore: false,
       labels: new LabelResolver({
-        recordTitle: async (recordId, signal) => (await client.records.get(recordId, { signal })).title ?? undefined,
+        recordTitles: async (ids, signal) => {
+          const page = await client.search.records({ ...recordsByIdQuery(ids), pageSize: ids.length, signal });
+          return new Map(page.items.map((r) => [r.id, r.title ?? r.id]));
+        },
         userName: async (userId, signal) => {
           const u = await client.users.get(userId, { signal });
           const full = [u.firstName, u.lastName].filter(Boolean).join(' ');

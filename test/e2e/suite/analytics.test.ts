@@ -122,8 +122,7 @@ describe('DAM analytics builder', function () {
     await until('the webview to show the first page', () => panel.state?.shownRows === 500);
 
     // Scrolling near the end posts fetchMore for the current run.
-    const runId = (panel as unknown as { run: { id: number } }).run.id;
-    await panel.handleMessage({ type: 'fetchMore', runId });
+    await panel.handleMessage({ type: 'fetchMore', runId: panel.runId! });
     assert.equal(panel.results!.fetched, 1000);
     assert.deepEqual(panel.results!.rows, await client.analytics.run({ ...query, limit: 1000, offset: 0 }));
     await until('the webview to show the second page', () => panel.state?.shownRows === 1000);
