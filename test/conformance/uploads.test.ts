@@ -9,7 +9,7 @@ import { ApiError } from '../../src/api/errors';
 import type { FetchInitLike, FetchLike } from '../../src/api/http';
 import { InvalidFilenameError, SEGMENT_THRESHOLD } from '../../src/api/uploads';
 import type { DamClient } from '../../src/api/client';
-import { USER_AGENT, describeEachBackend, failure, type Env } from './helpers';
+import { USER_AGENT, describeEachBackend, failure, runDam, type Env } from './helpers';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -239,6 +239,30 @@ describeEachBackend('uploads', {}, (env) => {
     const token = decodeURIComponent(/\/uploads\/segments\/([^/?]+)/.exec(del.url)![1]);
     const late = await failure<ApiError>(() => client.uploads.uploadSegment(token, 5, randomBytes(10), 'cancel.bin.segment5'));
     assert.equal(late.status, 404);
+  });
+
+  it('dam upload makes a record per file in a classification, and --record adds a new version', async () => {
+    const client = env().client();
+    const [classification] = (await client.classifications.list({ pageSize: 1 })).items;
+    const a = tempFile('cli-a.bin', 40_000);
+    const b = tempFile('cli-b.bin', 50_000);
+    const made = await runDam(['upload', a.path, '--classification', String(classification.id), '--json', '--url', env().url]);
+    assert.equal(made.code, 0, made.stderr);
+    const [row] = JSON.parse(made.stdout) as { recordId: string; versionId: string; size: number }[];
+    assert.equal(row.size, 40_000);
+    assert.match(made.stderr, /cli-a\.bin: 100%/);
+    const added = await runDam(['upload', b.path, '--record', row.recordId, '--url', env().url]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, new RegExp(`record ${row.recordId}\tversion \\S+`));
+    const latest = await client.files.latestVersion(row.recordId);
+    assert.notEqual(String(latest!.id), row.versionId);
+    const download = await client.files.download(latest!);
+    const hash = createHash('sha256');
+    for await (const chunk of download.body) hash.update(chunk as Buffer);
+    assert.equal(hash.digest('hex'), b.sha);
+    const bad = await runDam(['upload', join(dir, 'missing.bin'), '--url', env().url]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /not a readable file/);
   });
 });
 

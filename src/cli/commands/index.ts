@@ -8,5 +8,6 @@ import { analyticsRunCommand } from './analytics';
 import { tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand } from './tasks';
 import { stringsResolveCommand } from './strings';
 import { renditionsCommand } from './renditions';
+import { uploadCommand } from './upload';
 
-export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand];
+export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand];
