@@ -114,8 +114,10 @@ function render(): void {
     if (uri) thumb.append(el('img', { src: uri, alt: '' }));
     if (r.hasThumbnail && !state.askedThumbs.has(r.id)) needThumbs.push(r.id);
     const acts = el('div', { class: 'cell row-actions', role: 'gridcell' });
-    acts.append(button('reveal', r.id, 'Reveal', 'Reveal in the DAM Explorer'), button('preview', r.id, 'Preview', 'Open the preview'), button('copyId', r.id, 'Copy id', 'Copy the id'));
-    row.append(thumb, cell('title', r.title || '(no title)'), cell('id', r.id), cell('type', r.contentType), cell('status', r.status), cell('modified', formatDate(r.modified)), acts);
+    acts.append(button('reveal', r.id, 'Reveal', 'Reveal in the DAM Explorer'), button('preview', r.id, 'Preview', 'Open the preview'), button('copyId', r.id, 'Copy', 'Copy the id'));
+    const modified = cell('modified', formatDate(r.modified));
+    modified.title = r.modified;
+    row.append(thumb, cell('title', r.title || '(no title)'), cell('id', r.id), cell('type', r.contentType), cell('status', r.status), modified, acts);
     frag.append(row);
   }
   body.replaceChildren(frag);
@@ -134,7 +136,7 @@ function render(): void {
 function formatDate(iso: string): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? iso : `${d.toLocaleDateString()} ${d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
 }
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
