@@ -221,6 +221,27 @@ describeEachBackend('files: versions, downloads, previews', { seed: 'demo', cloc
       const byQuery = await failure<ApiError>(() => client().get(`image/preview?fileVersionId=${version.id}`));
       assert.equal(byQuery.status, 404);
     });
+
+    it('deleting the record takes its versions along: the old download URI answers 404', async () => {
+      const version = (await client().files.latestVersion(recordId))!;
+      await client().records.delete(recordId);
+      const err = await failure<ApiError>(() => client().files.download(version));
+      assert.equal(err.status, 404);
+    });
+  });
+
+  it('POST /records (the path live clients use) takes the same files section', async () => {
+    const token = await uploadBytes(client(), 'via-records.png', await discPicture(40, 30));
+    const res = await client().http.request({
+      method: 'POST',
+      path: '/records',
+      json: { status: 'draft', title: 'Via /records', files: { master: token, addOrUpdate: [{ versions: { addOrUpdate: [{ id: token, filename: 'renamed.png', versionLabel: 'v1' }] } }] } },
+      schema: RecordSchema,
+    });
+    const version = (await client().files.latestVersion(res.data.id))!;
+    assert.equal(version.fileName, 'renamed.png');
+    assert.deepEqual([version.width, version.height], [40, 30]);
+    assert.equal((await client().files.listFiles(res.data.id)).length, 1, 'master and the version entry name the same token: one file');
   });
 
   describe('the demo tenant', () => {

@@ -89,7 +89,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
 
   app.delete(`${base}/record/:id`, { schema: { summary: 'Delete a record' } }, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
     const row = await findRecord(request.params.id);
+    // The rows cascade; the bytes they named go after the commit (a blob is never removed while a row names it).
+    const blobs = await ctx.store.query<{ blob: string | null }>(
+      `SELECT unnest(ARRAY[blob, preview_blob, thumbnail_blob]) AS blob FROM file_versions WHERE record_id = $1
+       UNION ALL SELECT a.blob FROM additional_files a JOIN file_versions v ON v.id = a.file_version_id WHERE v.record_id = $1`,
+      [row.id],
+    );
     await ctx.store.query('DELETE FROM records WHERE id = $1', [row.id]);
+    for (const { blob } of blobs) if (blob) await ctx.blobs.remove(blob);
     return reply.code(204).send();
   });
 
