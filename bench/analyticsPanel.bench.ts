@@ -46,8 +46,10 @@ async function main() {
     await writeFile(file, JSON.stringify(query));
     console.log(`demo tenant: the query has ${total.toLocaleString('en-US')} rows; exporting the last ${EXPORT_ROWS.toLocaleString('en-US')}`);
 
-    const panelFirst = async () => {
-      const pager = new ResultPager(client.analytics, query, TABLE_PAGE_SIZE);
+    /** The pager's first page; `fresh` signs in first, as the CLI does on every run. */
+    const panelFirst = async (fresh = false) => {
+      const c = fresh ? new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: 'dam-bench/1' }) : client;
+      const pager = new ResultPager(c.analytics, query, TABLE_PAGE_SIZE);
       const [t, page] = await timed(() => pager.next());
       pager.dispose();
       if (page?.rows.length !== TABLE_PAGE_SIZE) throw new Error('short first page');
@@ -83,17 +85,21 @@ async function main() {
     console.log(`both write ${(await stat(join(dir, 'panel.csv'))).size.toLocaleString('en-US')} bytes of CSV`);
 
     const first: number[] = [];
+    const firstFresh: number[] = [];
     const cliFirst: number[] = [];
     const exp: number[] = [];
     const cliAll: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       first.push(await panelFirst());
+      firstFresh.push(await panelFirst(true));
       exp.push(await panelExport(join(dir, `panel-${i}.csv`)));
       const c = await cli(join(dir, `cli-${i}.csv`));
       cliFirst.push(c.first);
       cliAll.push(c.total);
     }
+    // The CLI signs in on every run and asks for 10,000-row pages; the panel's session is signed in already.
     printRow(`panel: first ${TABLE_PAGE_SIZE} rows (median of ${RUNS})`, ms(median(first)), `CLI first row ${ms(median(cliFirst))}`, `${(median(first) / median(cliFirst)).toFixed(2)}× the CLI`);
+    printRow(`panel: first ${TABLE_PAGE_SIZE} rows, signing in first`, ms(median(firstFresh)), `CLI first row ${ms(median(cliFirst))}`, `${(median(firstFresh) / median(cliFirst)).toFixed(2)}× the CLI`);
     printRow(`panel: export ${EXPORT_ROWS.toLocaleString('en-US')} rows to CSV`, ms(median(exp)), `CLI --all ${ms(median(cliAll))}`, `${(median(exp) / median(cliAll)).toFixed(2)}× the CLI`);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -441,7 +441,7 @@ function tableView(): HTMLElement {
   const width = `${Math.max(cols.length, 1) * 10}em`;
   head.style.minWidth = width;
   tableBody.style.minWidth = width;
-  tableScroller = h('div', { class: 'scroller', onscroll: () => renderVisibleRows() }, head, tableBody);
+  tableScroller = h('div', { class: 'scroller', tabindex: 0, 'aria-label': 'result rows', onscroll: () => renderVisibleRows() }, head, tableBody);
   const table = h('div', { class: 'table', role: 'table', 'aria-rowcount': state.fetched + 1 }, tableScroller);
   queueMicrotask(renderVisibleRows);
   return table;
@@ -569,13 +569,35 @@ function renderResults(): void {
   reportState();
 }
 
+/** Where the focused control sits in the panel, as child indices from #app, to find its successor after a render. */
+function focusPath(): number[] | undefined {
+  const path: number[] = [];
+  for (let el = document.activeElement; el && el !== app; el = el.parentElement) {
+    const parent: Element | null = el.parentElement;
+    if (!parent) return undefined;
+    path.unshift(Array.prototype.indexOf.call(parent.children, el) as number);
+  }
+  return document.activeElement && document.activeElement !== document.body ? path : undefined;
+}
+
+function restoreFocus(path: number[] | undefined, tag: string | undefined): void {
+  if (!path) return;
+  let el: Element | undefined = app;
+  for (const i of path) el = el?.children[i];
+  // Every change rebuilds the builder; keyboard users stay on the control they used.
+  if (el instanceof HTMLElement && el.tagName === tag) el.focus();
+}
+
 function render(): void {
+  const path = focusPath();
+  const tag = document.activeElement?.tagName;
   state.problems = state.query ? validateAnalyticsQuery(state.query) : [];
   resultsHost = h('div', { id: 'results' });
   const main = state.query ? builder(state.query) : h('p', { class: 'status error' }, state.parseError ?? 'The file cannot be read as a query.');
   app.replaceChildren(toolbar(), main, resultsHost);
   app.removeAttribute('aria-busy');
   renderResults();
+  restoreFocus(path, tag);
 }
 
 function reportState(): void {
