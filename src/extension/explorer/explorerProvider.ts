@@ -91,7 +91,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
         item.iconPath = new vscode.ThemeIcon('symbol-folder');
         const paging = this.paging.get(node.id);
         if (paging?.totalCount !== undefined) item.description = `${paging.totalCount.toLocaleString()} record${paging.totalCount === 1 ? '' : 's'}`;
-        item.tooltip = new vscode.MarkdownString(`**${md(classificationLabel(c))}**\n\n${c.namePath ? `\`${md(c.namePath)}\`\n\n` : ''}id \`${c.id}\``);
+        item.tooltip = new vscode.MarkdownString(`**${md(classificationLabel(c))}**\n\n${c.namePath ? `${code(c.namePath)}\n\n` : ''}id \`${c.id}\``);
         return item;
       }
       case 'record': {
@@ -486,7 +486,7 @@ function versionTooltip(v: FileVersion): vscode.MarkdownString {
     ['Created', v.createdOn],
     ['Id', v.id],
   ];
-  for (const [label, value] of rows) if (value !== undefined && value !== null && value !== '') tip.appendMarkdown(`${label}: \`${md(String(value))}\`  \n`);
+  for (const [label, value] of rows) if (value !== undefined && value !== null && value !== '') tip.appendMarkdown(`${label}: ${code(String(value))}  \n`);
   return tip;
 }
 
@@ -511,6 +511,12 @@ function shortDate(iso: string | null | undefined): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString().slice(0, 10);
 }
 
+/** A code span: backslash escapes are literal inside one, so only backticks need care (a longer fence). */
+function code(text: string): string {
+  const fence = text.includes('`') ? '`` ' : '`';
+  return `${fence}${text}${fence.split('').reverse().join('')}`;
+}
+
 function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
@@ -525,6 +531,6 @@ function recordTooltip(r: DamRecord): vscode.MarkdownString {
     ['Created', r.createdOn],
     ['Id', r.id],
   ];
-  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: \`${md(String(value))}\`  \n`);
+  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${code(String(value))}  \n`);
   return tip;
 }
