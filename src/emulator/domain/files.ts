@@ -99,7 +99,10 @@ export function extensionOf(filename: string): string {
 }
 export const mimeOf = (ext: string) => MIME[ext] ?? 'application/octet-stream';
 
-const FORBIDDEN_NAME = /[<>:"/\\|?*\u0000-\u001f]/;
+// The spec's list; control characters are refused too, since they cannot travel in Content-Disposition.
+const FORBIDDEN_NAME = /[<>:"/\\|?*]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f]/;
 
 const VersionEntry = z.object({ id: z.string().min(1).max(2000), filename: z.string().max(500).nullish(), versionLabel: z.string().max(500).nullish(), comment: z.string().max(10_000).nullish() }).loose();
 const FileEntry = z
@@ -176,7 +179,7 @@ export async function applyFilesSection(tx: Queryable, blobs: BlobStore, recordI
 }
 
 async function createVersion(tx: Queryable, blobs: BlobStore, recordId: string, fileId: string, entry: z.infer<typeof VersionEntry>, userId: number, now: Date) {
-  if (entry.filename && FORBIDDEN_NAME.test(entry.filename)) {
+  if (entry.filename && (FORBIDDEN_NAME.test(entry.filename) || CONTROL.test(entry.filename))) {
     throw errors.validation(`The file name '${entry.filename.slice(0, 100)}' contains a character that is not allowed (< > : " / \\ | ? *).`);
   }
   const upload = await consumeUpload(tx, entry.id);
