@@ -152,7 +152,9 @@ export class AnalyticsPanel implements vscode.Disposable {
           await this.exportWithDialog(message.format);
           return;
         case 'openAsText':
-          await vscode.commands.executeCommand('vscode.openWith', this.document.uri, 'default');
+          // Switch, as "Reopen Editor With" does: the text editor takes the builder's place.
+          await vscode.commands.executeCommand('vscode.openWith', this.document.uri, 'default', this.webviewPanel.viewColumn);
+          this.webviewPanel.dispose();
           return;
         case 'state':
           this.stateValue = message;

@@ -1,5 +1,6 @@
-// A person opens the ready-made "Downloads by month" query, runs it in the analytics builder and switches
-// the result to a line chart; the screenshot shows the chart in the workbench's theme.
+// A person opens the ready-made "Downloads by month" query, runs it in the analytics builder, switches the
+// result to a line chart and to bars in both themes (screenshots), then adds a dimension with the picker
+// and sees it in the file's text.
 import { openViewContainer } from './workbench.mjs';
 
 export const title = 'analytics builder: run a ready-made query and chart it';
@@ -55,4 +56,14 @@ export default async function run({ page, screenshot }) {
   await panel.locator('canvas#chart[data-ready="true"]').waitFor({ state: 'visible', timeout: 30_000 });
   await panel.locator('canvas#chart').scrollIntoViewIfNeeded();
   await screenshot('analytics-chart-bar-other-theme');
+
+  // Building in the panel edits the file: add a dimension with the picker, then look at the text.
+  await panel.locator('select[aria-label="add dimension"]').selectOption('Downloads.renditionType');
+  await panel.locator('.chip', { hasText: 'Downloads.renditionType' }).waitFor({ state: 'visible' });
+  await panel.getByRole('button', { name: 'Edit as text' }).click();
+  await page.locator('.monaco-editor .view-lines', { hasText: '"Downloads.renditionType"' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  // The text editor took the builder's place.
+  await page.locator('.tabs-container .tab', { hasText: 'downloads-by-month.dam-analytics.json' }).first().waitFor({ state: 'visible' });
+  if ((await page.locator('.tabs-container .tab', { hasText: 'downloads-by-month.dam-analytics.json' }).count()) !== 1) throw new Error('the builder tab stayed open beside the text');
+  await screenshot('analytics-built-text');
 }
