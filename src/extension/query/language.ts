@@ -38,7 +38,7 @@ export class QueryLanguage implements vscode.Disposable {
   constructor(private readonly deps: QueryLanguageDeps) {
     const { context, connections, log } = deps;
     const d = this.disposables;
-    this.schema = track(d, new SchemaCache(context.globalStorageUri, connections, log));
+    this.schema = track(d, new SchemaCache(context.globalStorageUri, connections, log, context.globalState));
     this.diagnostics = track(d, new QueryDiagnostics(this.schema));
     this.analytics = track(d, new AnalyticsDiagnostics());
     this.history = new QueryHistory(context.workspaceState);

@@ -18,6 +18,8 @@ const CachedSchemaSchema = z.object({
 });
 export type CachedSchema = z.infer<typeof CachedSchemaSchema>;
 
+const LAST_PROFILE_KEY = 'dam.query.schemaProfile';
+
 /** A real tenant may have many classifications; completion needs names, not the whole tree. */
 const MAX_CLASSIFICATIONS = 5000;
 
@@ -33,6 +35,8 @@ export class SchemaCache implements vscode.Disposable {
     private readonly storageUri: vscode.Uri,
     private readonly connections: ConnectionManager,
     private readonly log: DamLog,
+    /** Remembers whose schema was last in use, so a start without a connection still completes field names. */
+    private readonly memento: vscode.Memento,
   ) {
     this.disposables.push(connections.onDidChange((s) => void this.onConnection(s)));
     void this.onConnection(connections.state);
@@ -47,12 +51,14 @@ export class SchemaCache implements vscode.Disposable {
     return this.cached;
   }
 
-  private fileFor(profileId: string): vscode.Uri {
+  /** Where the schema of a connection is kept. */
+  fileFor(profileId: string): vscode.Uri {
     return vscode.Uri.joinPath(this.storageUri, 'query-schema', `${encodeURIComponent(profileId)}.json`);
   }
 
   private async onConnection(state: ConnectionState): Promise<void> {
-    const profileId = state.kind === 'none' ? undefined : state.profile.id;
+    // Disconnected (or never connected since the start): keep using the schema of the last connection.
+    const profileId = state.kind === 'none' ? (this.profileId ?? this.memento.get<string>(LAST_PROFILE_KEY)) : state.profile.id;
     if (profileId !== this.profileId) {
       this.profileId = profileId;
       const fromDisk = profileId ? await this.readDisk(profileId) : undefined;
@@ -75,6 +81,7 @@ export class SchemaCache implements vscode.Disposable {
 
   private set(value: CachedSchema | undefined): void {
     this.cached = value;
+    if (value) void this.memento.update(LAST_PROFILE_KEY, value.profileId);
     this.changed.fire(value);
   }
 

@@ -63,8 +63,27 @@ describe('DAM query editor', function () {
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const name of tenantFields) assert.ok(labels.includes(name), `completion lacks the tenant's field ${name} (got ${labels.slice(0, 20).join(', ')})`);
     assert.ok(!labels.includes('Title'), 'a built-in property was offered inside FieldName(...)');
-    const cached = dam.query.load().schema.current;
+    const schema = dam.query.load().schema;
+    const cached = schema.current;
     assert.ok(cached && cached.fields.length === tenantFields.length && cached.languages.length > 0 && cached.classifications.length > 0);
+    const onDisk = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(schema.fileFor(cached.profileId)))) as { fields: { name: string }[] };
+    assert.deepEqual(onDisk.fields.map((f) => f.name).sort(), [...tenantFields].sort());
+  });
+
+  it('keeps completing the tenant\'s field names when disconnected', async () => {
+    const fields: string[] = dam.query.load().schema.current!.fields.map((f) => f.name);
+    const profileId = dam.connections.session!.profile.id;
+    dam.connections.disconnect();
+    try {
+      assert.equal(dam.connections.state.kind, 'none');
+      const editor = await open('offline.dam-query', "FieldName('')\n");
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(0, "FieldName('".length));
+      const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+      for (const name of fields) assert.ok(labels.includes(name), `offline completion lacks ${name}`);
+    } finally {
+      await dam.connections.connect(profileId, { interactive: false });
+    }
+    assert.equal(dam.connections.state.kind, 'connected');
   });
 
   it('shows a diagnostic at the range of a broken query, and a quick fix repairs it', async () => {
