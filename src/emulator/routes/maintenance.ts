@@ -78,9 +78,15 @@ export const maintenanceJobType = defineType<JobRow>({
 const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff' };
 const DEFAULT_SIZE = 1024;
 
-export function register(app: FastifyInstance, ctx: EmulatorContext) {
+export async function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
   const { errors } = ctx;
+
+  // A job that was running when the emulator was killed will never finish: say so instead of leaving it Executing.
+  await ctx.store.query(
+    `UPDATE maintenance_jobs SET status = 'Failed', message = 'The emulator stopped while the job was running; submit it again.', finished_on = now()
+     WHERE status IN ('Pending', 'Queued', 'Executing')`,
+  );
 
   async function presets(): Promise<Preset[]> {
     const row = (await ctx.store.query<{ value: unknown }>(`SELECT coalesce(s.value, d.default_value) AS value FROM setting_definitions d LEFT JOIN settings s ON s.name = d.name WHERE d.name = '.renditionPreset'`))[0];
