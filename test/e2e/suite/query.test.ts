@@ -109,7 +109,7 @@ describe('DAM query editor', function () {
     await until('the diagnostic to clear', () => (vscode.languages.getDiagnostics(uri).some((x) => x.source === 'dam-query') ? undefined : true));
   });
 
-  it('formats a query and lists one symbol per query by @name', async () => {
+  it('formats a query, explains a directive on hover, and lists one symbol and one Run lens per query', async () => {
     const editor = await open('symbols.dam-query', '# @name first\ncontenttype=Image and title = "a*"\n###\n# @name second\nTitle = b\n');
     const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', editor.document.uri);
     assert.deepEqual(symbols.map((s) => s.name), ['first', 'second']);
@@ -119,6 +119,9 @@ describe('DAM query editor', function () {
     we.set(editor.document.uri, edits);
     await vscode.workspace.applyEdit(we);
     assert.match(editor.document.getText(), /contenttype = Image AND title = "a\*"/);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(0, 3));
+    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(hoverText, /@name/);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
     assert.equal(lenses.filter((l) => l.command?.command === 'dam.query.run').length, 2);
   });
