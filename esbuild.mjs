@@ -43,7 +43,8 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./session.js` is the client and its schemas, bundled apart and loaded with the first connection.
     // `./analytics.js` is the analytics panel, loaded when the first `.dam-analytics.json` builder opens.
     // `./query.js` is the `.dam-query` language and results panel, loaded when the first query file opens.
-    external: ['vscode', './session.js', './analytics.js', './query.js'],
+    // `./tasks.js` is the task form and flows, loaded on the first task command.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -54,6 +55,7 @@ const builds = [
   { ...extensionBuildOptions('src/extension/connections/session.ts', 'dist/session.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/analytics/panel.ts', 'dist/analytics.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/query/module.ts', 'dist/query.js'), banner: {} },
+  { ...extensionBuildOptions('src/extension/tasks/module.ts', 'dist/tasks.js'), banner: {} },
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
 ];

@@ -1,7 +1,7 @@
 // Work-management client ({ops_url}): simple tasks checked against the shared rules before they are sent,
 // task reads, delegation, and the five-step task attachment flow.
 import { z } from 'zod';
-import { readSimpleTaskRequest, type TaskViolation } from '../query/rules/tasks';
+import { ProjectStatus, readSimpleTaskRequest, type ProjectStatusName, type TaskViolation } from '../query/rules/tasks';
 import type { HttpClient } from './http';
 
 /** A simple-task request body with the spec's field names (as sent). */
@@ -46,6 +46,18 @@ export const TaskSchema = z.looseObject({
   message: z.string().optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;
+
+const ProjectStatusNameSchema = z.enum(Object.keys(ProjectStatus) as [ProjectStatusName, ...ProjectStatusName[]]);
+export const ProjectSchema = z.looseObject({
+  id: Int,
+  name: z.string(),
+  status: ProjectStatusNameSchema,
+  /** Naive in the project's time zone (`YYYY-MM-DDThh:mm:ss`). */
+  startDate: z.string(),
+  defaultCalendarId: Int,
+  calendars: z.array(z.object({ id: Int, name: z.string(), workDays: z.array(Int), dayStartMinute: Int })),
+});
+export type Project = z.infer<typeof ProjectSchema>;
 
 export const DocumentUploadSchema = z.looseObject({ documentId: Int, name: z.string().optional(), status: z.string().optional() });
 export type DocumentUpload = z.infer<typeof DocumentUploadSchema>;
@@ -115,6 +127,12 @@ export class TasksApi {
     if (violations.length) throw new TaskValidationError(violations);
     const res = await this.http.request({ method: 'POST', endpoint: 'ops', path: '/api/simple-tasks', json: body, schema: TaskSchema, signal: options.signal });
     return res.data;
+  }
+
+  /** GET /api/projects: the projects tasks can be created on, with status, start and calendars (what the task rules need). */
+  async projects(options: { signal?: AbortSignal } = {}): Promise<Project[]> {
+    const res = await this.http.request({ endpoint: 'ops', path: '/api/projects', schema: embeddedList(ProjectSchema), signal: options.signal });
+    return res.data.items;
   }
 
   async get(taskId: number, options: { signal?: AbortSignal } = {}): Promise<Task> {

@@ -27,6 +27,9 @@ export const Commands = {
   queryHistory: 'dam.query.history',
   queryExport: 'dam.query.export',
   queryRefreshSchema: 'dam.query.refreshSchema',
+  tasksCreate: 'dam.tasks.create',
+  tasksDelegate: 'dam.tasks.delegate',
+  tasksAttach: 'dam.tasks.attach',
 } as const;
 
 /** Language id of `.dam-query` files. */

@@ -10,6 +10,7 @@ import { EmulatorProcess } from './emulator/emulatorProcess';
 import { Explorer } from './explorer/explorer';
 import { QueryFeature } from './query/queryFeature';
 import { AnalyticsEditors } from './analytics/analyticsEditors';
+import { TaskCommands } from './tasks/taskCommands';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -26,6 +27,8 @@ export interface DamApi {
   readonly query: QueryFeature;
   /** The analytics builder (custom editor of `.dam-analytics.json`). */
   readonly analytics: AnalyticsEditors;
+  /** Task commands (create form, delegate, attach); their module loads on first use. */
+  readonly tasks: TaskCommands;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -48,6 +51,7 @@ export class DamController implements vscode.Disposable {
   readonly explorer: Explorer;
   readonly analytics: AnalyticsEditors;
   readonly query: QueryFeature;
+  readonly tasks: TaskCommands;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -60,6 +64,7 @@ export class DamController implements vscode.Disposable {
     this.explorer = track(d, new Explorer(this.connections, this.log));
     this.query = track(d, new QueryFeature(context, this.connections, this.log));
     this.analytics = track(d, new AnalyticsEditors(context.extensionUri, this.connections, this.log));
+    this.tasks = track(d, new TaskCommands(context.extensionUri, this.connections, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -173,7 +178,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

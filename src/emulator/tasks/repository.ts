@@ -80,6 +80,17 @@ export async function loadProject(q: Queryable, id: number): Promise<ProjectReco
   };
 }
 
+/** Every project with its calendars, by id: the task form offers them (a read the spec leaves out). */
+export async function listProjects(q: Queryable): Promise<ProjectRecord[]> {
+  const rows = await q.query<{ id: number }>('SELECT id FROM wm_projects ORDER BY id');
+  const projects: ProjectRecord[] = [];
+  for (const r of rows) {
+    const p = await loadProject(q, r.id);
+    if (p) projects.push(p);
+  }
+  return projects;
+}
+
 /** Which of the ids are users or groups (assignees may be either). */
 export async function existingPrincipals(q: Queryable, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();

@@ -1,0 +1,188 @@
+// The "create a simple task" form: a WebviewPanel whose every change is checked here with the shared task
+// rules (taskForm.ts) and answered with inline errors; Create sends through `client.tasks`.
+import * as vscode from 'vscode';
+import type { DamClient } from '../../api/client';
+import { TaskValidationError, type Project } from '../../api/tasks';
+import { taskStatusName } from '../../query/rules/tasks';
+import type { DamLog } from '../log';
+import { HostToPanelSchema, PanelToHostSchema, type HostToPanel } from './messages';
+import { checkTaskForm, emptyForm, STATUS_LABELS, type FormPrincipal, type FormProject, type TaskFormValues } from './taskForm';
+
+function nonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  for (let i = 0; i < 32; i++) out += chars[Math.floor(Math.random() * chars.length)];
+  return out;
+}
+
+function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const n = nonce();
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webviews', 'taskForm.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webviews', 'taskForm', 'style.css'));
+  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${n}'`, `font-src ${webview.cspSource}`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>New task</title>
+</head>
+<body>
+<main id="app" aria-busy="true">Loading the task form…</main>
+<script nonce="${n}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}
+
+/** Numeric ids only: task assignees are the service's integer user and group ids. */
+function numericId(id: string): number | undefined {
+  return /^\d+$/.test(id) ? Number(id) : undefined;
+}
+
+/** Reads what the form needs from the tenant: projects (with status and calendars), users and groups. */
+export async function loadFormContext(client: DamClient, signal?: AbortSignal): Promise<{ projects: FormProject[]; principals: FormPrincipal[] }> {
+  const [projects, users, groups] = await Promise.all([
+    client.tasks.projects({ signal }),
+    client.users.list({ pageSize: 200, signal }),
+    client.userGroups.list({ pageSize: 200, signal }),
+  ]);
+  const principals: FormPrincipal[] = [];
+  for (const u of users.items) {
+    const id = numericId(u.id);
+    const name = [u.firstName, u.lastName].filter(Boolean).join(' ') || u.name || u.email || u.id;
+    if (id !== undefined) principals.push({ id, label: name, kind: 'user' });
+  }
+  for (const g of groups.items) {
+    const id = numericId(g.id);
+    if (id !== undefined) principals.push({ id, label: g.name ?? g.id, kind: 'group' });
+  }
+  return { projects: projects.map((p: Project) => ({ ...p, calendars: p.calendars })), principals };
+}
+
+export class TaskFormPanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+  private form: TaskFormValues = emptyForm();
+  private readonly answered = new vscode.EventEmitter<HostToPanel>();
+  /** Every message the panel sent to the webview (tests wait on it). */
+  readonly onDidAnswer = this.answered.event;
+  /** The task the form created last, if any. */
+  lastCreated: { id: number; message?: string } | undefined;
+
+  constructor(
+    private readonly client: DamClient,
+    private readonly log: DamLog,
+    private readonly context: { projects: FormProject[]; principals: FormPrincipal[] },
+    readonly webviewPanel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+  ) {
+    const webview = webviewPanel.webview;
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist', 'webviews')],
+    };
+    webview.html = panelHtml(webview, extensionUri);
+    const first = context.projects.find((p) => p.status === 'InProcess') ?? context.projects[0];
+    if (first) this.form = { ...this.form, projectId: String(first.id) };
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)),
+      webviewPanel.onDidDispose(() => this.dispose()),
+      this.answered,
+    );
+  }
+
+  get values(): TaskFormValues {
+    return this.form;
+  }
+
+  private post(message: HostToPanel): HostToPanel {
+    const checked = HostToPanelSchema.parse(message);
+    this.answered.fire(checked);
+    if (!this.disposed) void this.webviewPanel.webview.postMessage(checked);
+    return checked;
+  }
+
+  private validation(seq: number): HostToPanel {
+    const check = checkTaskForm(this.form, this.context);
+    return this.post({
+      type: 'validation',
+      seq,
+      errors: check.errors,
+      warnings: check.warnings,
+      computed: check.computed,
+      statuses: check.statuses,
+      startTypes: check.startTypes,
+      calendars: check.calendars,
+      disabled: check.disabled,
+    });
+  }
+
+  /**
+   * Every message from the webview arrives here, checked against its schema first. Tests post the same
+   * messages and read the answer this returns (the last one for `create`).
+   */
+  async handleMessage(raw: unknown): Promise<HostToPanel | undefined> {
+    const parsed = PanelToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`Task form: ignored a malformed message (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      return undefined;
+    }
+    const msg = parsed.data;
+    switch (msg.type) {
+      case 'ready':
+        this.post({
+          type: 'init',
+          projects: this.context.projects.map((p) => ({ id: p.id, label: `${p.name} (${p.id}) · ${p.status}` })),
+          principals: this.context.principals.map((p) => ({ id: p.id, label: p.label, kind: p.kind })),
+          form: this.form,
+        });
+        return this.validation(0);
+      case 'change':
+        this.form = msg.form;
+        return this.validation(msg.seq);
+      case 'create':
+        this.form = msg.form;
+        return this.create(msg.seq);
+    }
+  }
+
+  private async create(seq: number): Promise<HostToPanel> {
+    const check = checkTaskForm(this.form, this.context);
+    if (!check.body) return this.validation(seq);
+    this.post({ type: 'sending' });
+    try {
+      const task = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'DAM: creating the task', cancellable: true },
+        (_p, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          return this.client.tasks.create(check.body!, { signal: abort.signal });
+        },
+      );
+      this.lastCreated = { id: task.id, message: task.message };
+      this.log.info(`Created task ${task.id} "${task.name}"${task.message ? ` (${task.message})` : ''}`);
+      const status = taskStatusName(task.workFlowTaskStatus);
+      return this.post({
+        type: 'created',
+        task: { id: task.id, name: task.name, beginDate: task.beginDate, endDate: task.endDate, status: status ? STATUS_LABELS[status] : String(task.workFlowTaskStatus) },
+        ...(task.message ? { message: task.message } : {}),
+      });
+    } catch (err) {
+      const message =
+        err instanceof TaskValidationError
+          ? err.message
+          : `${err instanceof Error ? err.message : String(err)}. Check the fields and press Create again; the log (DAM: Show Log) has the details.`;
+      this.log.error(`Creating a task failed: ${err instanceof Error ? err.message : String(err)}`);
+      return this.post({ type: 'failed', message });
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.webviewPanel.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

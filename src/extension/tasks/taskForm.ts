@@ -1,0 +1,302 @@
+// The task form's logic: what the user typed → the request body, the errors by field, and the choices the
+// form offers. Every rule comes from src/query/rules (the same ones the client and the emulator apply);
+// this module only maps fields and messages. Free of `vscode` so unit tests and the panel share it.
+import {
+  ALLOWED_START_TYPES_BY_STATUS,
+  ALLOWED_STATUSES_BY_PROJECT,
+  StartType,
+  TaskMessages,
+  TaskStatus,
+  WorkGroupAction,
+  readSimpleTaskRequest,
+  resolveDates,
+  settleSimpleTask,
+  type StartTypeName,
+  type TaskStatusName,
+  type TaskViolation,
+} from '../../query/rules/tasks';
+import { MINUTES_PER_WORKDAY, formatNaive, parseNaive, type WorkCalendar } from '../../query/rules/workTime';
+import type { SimpleTaskBody } from '../../api/tasks';
+
+/** A project as the form needs it (the client's `Project`). */
+export interface FormProject {
+  id: number;
+  name: string;
+  status: keyof typeof ALLOWED_STATUSES_BY_PROJECT;
+  startDate: string;
+  defaultCalendarId: number;
+  calendars: WorkCalendar[];
+}
+
+/** Users and groups (assignees may be either); the ids are the service's integer ids. */
+export interface FormPrincipal {
+  id: number;
+  label: string;
+  kind: 'user' | 'group';
+}
+
+/** What the form holds, as typed: strings from inputs, booleans from checkboxes. */
+export interface TaskFormValues {
+  projectId: string;
+  name: string;
+  description: string;
+  status: string;
+  startType: string;
+  calendarId: string;
+  beginDate: string;
+  endDate: string;
+  durationDays: string;
+  durationHours: string;
+  durationMinutes: string;
+  autoClose: boolean;
+  workGroupAction: string;
+  autoAccept: boolean;
+  canDelegate: boolean;
+  peopleKind: 'assignees' | 'taskRoles';
+  /** Selected user/group ids (assignees, or task roles by user). */
+  principals: string[];
+  /** Task roles by role id, comma separated. */
+  roleIds: string;
+}
+
+export type FormField =
+  | 'projectId'
+  | 'name'
+  | 'description'
+  | 'status'
+  | 'startType'
+  | 'calendarId'
+  | 'beginDate'
+  | 'endDate'
+  | 'duration'
+  | 'autoClose'
+  | 'workGroupAction'
+  | 'autoAccept'
+  | 'people'
+  | 'form';
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+export interface FormCheck {
+  /** The first error of each field, worded as the service words it. */
+  errors: Partial<Record<FormField, string>>;
+  /** Not blocking: the service accepts the request but answers with a message. */
+  warnings: Partial<Record<FormField, string>>;
+  /** The value of whichever of begin, end and duration the user left empty, computed on the project's calendar. */
+  computed?: { field: 'beginDate' | 'endDate' | 'duration'; text: string };
+  statuses: Choice[];
+  startTypes: Choice[];
+  calendars: Choice[];
+  /** Fields the rules ignore in the current state (autoClose on, OneMustClose): shown disabled, not sent. */
+  disabled: FormField[];
+  /** The body to send; present only when `errors` is empty. */
+  body?: SimpleTaskBody;
+}
+
+export const STATUS_LABELS: Record<TaskStatusName, string> = {
+  Draft: 'Draft',
+  Projected: 'Projected',
+  Pending: 'Pending',
+  Assigned: 'Assigned',
+  InProcess: 'In Process',
+  Closed: 'Closed',
+  Cancelled: 'Cancelled',
+  Removed: 'Removed',
+};
+
+export const START_TYPE_LABELS: Record<StartTypeName, string> = {
+  ASAP: 'As soon as possible',
+  FixedBegin: 'Fixed begin',
+  FixedEnd: 'Fixed end',
+  StartNoEarlierThan: 'Start no earlier than',
+  StartNoLaterThan: 'Start no later than',
+};
+
+export function emptyForm(): TaskFormValues {
+  return {
+    projectId: '',
+    name: '',
+    description: '',
+    status: String(TaskStatus.Projected),
+    startType: String(StartType.ASAP),
+    calendarId: '',
+    beginDate: '',
+    endDate: '',
+    durationDays: '',
+    durationHours: '',
+    durationMinutes: '',
+    autoClose: false,
+    workGroupAction: String(WorkGroupAction.AnyMayClose),
+    autoAccept: false,
+    canDelegate: false,
+    peopleKind: 'assignees',
+    principals: [],
+    roleIds: '',
+  };
+}
+
+/** `datetime-local` gives minutes only unless seconds are typed; the service wants `YYYY-MM-DDThh:mm:ss`. */
+export function normaliseDate(text: string): string {
+  const t = text.trim();
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(t) ? `${t}:00` : t;
+}
+
+/** A duration in minutes as the form shows it: `1 d 2 h 30 min`, a day being 8 hours. */
+export function formatDuration(minutes: number): string {
+  const d = Math.floor(minutes / MINUTES_PER_WORKDAY);
+  const h = Math.floor((minutes % MINUTES_PER_WORKDAY) / 60);
+  const m = minutes % 60;
+  const parts = [d ? `${d} d` : '', h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean);
+  return parts.length ? parts.join(' ') : '0 min';
+}
+
+const FIELD_OF: Record<string, FormField> = {
+  projectid: 'projectId',
+  name: 'name',
+  description: 'description',
+  begindate: 'beginDate',
+  enddate: 'endDate',
+  estimatedduration: 'duration',
+  enteredestimateddurationday: 'duration',
+  enteredestimateddurationhour: 'duration',
+  enteredestimateddurationminute: 'duration',
+  starttype: 'startType',
+  workflowtaskstatus: 'status',
+  workscheduleid: 'calendarId',
+  autoclose: 'autoClose',
+  workgroupactionid: 'workGroupAction',
+  autoaccept: 'autoAccept',
+  assignees: 'people',
+  estimatedwork: 'people',
+  body: 'form',
+};
+
+function fieldOf(v: TaskViolation): FormField {
+  return FIELD_OF[v.field.toLowerCase()] ?? 'form';
+}
+
+/** A form number: '' is absent, anything but digits stays as typed so the shared rules reject it. */
+function numberOrText(text: string): number | string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  return /^-?\d+$/.test(t) ? Number(t) : t;
+}
+
+/** The request body the form's values stand for, with the fields the rules ignore left out. */
+export function formBody(form: TaskFormValues): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const set = (key: string, value: unknown) => {
+    if (value !== undefined && value !== '') body[key] = value;
+  };
+  set('ProjectId', numberOrText(form.projectId));
+  set('name', form.name.trim());
+  set('description', form.description.trim());
+  set('workFlowTaskStatus', numberOrText(form.status));
+  set('startType', numberOrText(form.startType));
+  set('workScheduleId', numberOrText(form.calendarId));
+  set('beginDate', form.beginDate.trim() ? normaliseDate(form.beginDate) : undefined);
+  set('endDate', form.endDate.trim() ? normaliseDate(form.endDate) : undefined);
+  set('enteredEstimatedDurationDay', numberOrText(form.durationDays));
+  set('enteredEstimatedDurationHour', numberOrText(form.durationHours));
+  set('enteredEstimatedDurationMinute', numberOrText(form.durationMinutes));
+  body.autoClose = form.autoClose ? 1 : 0;
+  // Spec rule 4: with autoClose on, the workgroup action, auto accept, delegation and people are ignored.
+  if (!form.autoClose) {
+    const action = numberOrText(form.workGroupAction);
+    set('workGroupActionID', action);
+    // Spec rule 5: with OneMustClose, autoAccept should not be sent.
+    if (action !== WorkGroupAction.OneMustClose) body.autoAccept = form.autoAccept ? 1 : 0;
+    body.canDelegate = form.canDelegate;
+    const ids = form.principals.map((p) => numberOrText(p));
+    if (form.peopleKind === 'assignees') {
+      if (ids.length) body.assignees = ids.map((userID) => ({ userID }));
+    } else {
+      const roles = form.roleIds
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean)
+        .map((r) => ({ roleID: numberOrText(r) }));
+      const items = [...ids.map((userId) => ({ userId })), ...roles];
+      if (items.length) body.taskRoles = items;
+    }
+  }
+  return body;
+}
+
+function naiveNow(now: Date): string {
+  // The project's zone is not known to the form; the local wall clock stands in for it.
+  return formatNaive(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours(), now.getMinutes(), now.getSeconds()));
+}
+
+/**
+ * Checks the form with the shared rules: first everything that needs no project (as the client does before
+ * sending), then, with the chosen project, its status, calendars and the people known to the tenant.
+ */
+export function checkTaskForm(
+  form: TaskFormValues,
+  context: { projects: readonly FormProject[]; principals: readonly FormPrincipal[]; now?: Date },
+): FormCheck {
+  const errors: FormCheck['errors'] = {};
+  const warnings: FormCheck['warnings'] = {};
+  const add = (field: FormField, message: string) => {
+    errors[field] ??= message;
+  };
+  const project = context.projects.find((p) => String(p.id) === form.projectId.trim());
+  const statusNames = project ? ALLOWED_STATUSES_BY_PROJECT[project.status] : [];
+  const statuses = statusNames.map((n) => ({ value: String(TaskStatus[n]), label: `${STATUS_LABELS[n]} (${TaskStatus[n]})` }));
+  const statusName = (Object.keys(TaskStatus) as TaskStatusName[]).find((k) => String(TaskStatus[k]) === form.status.trim());
+  const startNames = (statusName && ALLOWED_START_TYPES_BY_STATUS[statusName]) ?? [];
+  const startTypes = startNames.map((n) => ({ value: String(StartType[n]), label: `${START_TYPE_LABELS[n]} (${StartType[n]})` }));
+  const calendars = (project?.calendars ?? []).map((c) => ({
+    value: String(c.id),
+    label: `${c.name}${c.id === project?.defaultCalendarId ? ' (default)' : ''}`,
+  }));
+  const disabled: FormField[] = form.autoClose
+    ? ['workGroupAction', 'autoAccept', 'people']
+    : form.workGroupAction.trim() === String(WorkGroupAction.OneMustClose)
+      ? ['autoAccept']
+      : [];
+
+  const body = formBody(form);
+  const read = readSimpleTaskRequest(body);
+  for (const v of read.violations) add(fieldOf(v), v.message);
+
+  // Spec rule 2: at least two of begin, end and duration are sent; the form asks for them before the service would default.
+  const hasDuration = [form.durationDays, form.durationHours, form.durationMinutes].some((t) => t.trim() !== '');
+  const given = [form.beginDate.trim() !== '', form.endDate.trim() !== '', hasDuration].filter(Boolean).length;
+  if (given < 2) add(given === 0 ? 'beginDate' : !form.beginDate.trim() ? 'beginDate' : 'endDate', 'Enter two of begin, end and duration; the third is computed');
+
+  if (form.projectId.trim() && !project && !errors.projectId) add('projectId', TaskMessages.unknownProject);
+
+  let computed: FormCheck['computed'];
+  if (project && read.request) {
+    const known = new Set(context.principals.map((p) => p.id));
+    const settled = settleSimpleTask(read.request, {
+      project: { ...project, calendars: project.calendars },
+      now: naiveNow(context.now ?? new Date()),
+      // The form cannot know who the caller is; only canDelegate's echo depends on it, and the form does not predict that.
+      callerId: 0,
+      isUserOrGroup: (id) => known.has(id),
+      // Roles have no read in the spec: the service decides whether a role id exists.
+      isRole: () => true,
+      isCaller: () => false,
+    });
+    for (const v of settled.violations) add(fieldOf(v), v.message);
+    const calendar = project.calendars.find((c) => c.id === (read.request!.workScheduleId ?? project.defaultCalendarId));
+    if (calendar && given === 2) {
+      const now = parseNaive(naiveNow(context.now ?? new Date()))!;
+      const dates = resolveDates(read.request, calendar, now);
+      if (!form.beginDate.trim()) computed = { field: 'beginDate', text: formatNaive(dates.begin) };
+      else if (!form.endDate.trim()) computed = { field: 'endDate', text: formatNaive(dates.end) };
+      else computed = { field: 'duration', text: formatDuration(dates.duration) };
+    }
+    if (calendar && given === 3 && resolveDates(read.request, calendar, 0).mismatch) {
+      warnings.duration = `${TaskMessages.mismatch}: the service will create the task with default dates`;
+    }
+  }
+  const ok = Object.keys(errors).length === 0;
+  return { errors, warnings, computed, statuses, startTypes, calendars, disabled, ...(ok ? { body: body as unknown as SimpleTaskBody } : {}) };
+}

@@ -1,0 +1,97 @@
+// The task form's logic against the shared task rules: the errors it shows are the rules' own messages, on
+// the field the rule names; choices follow the project and task statuses; the third of begin/end/duration
+// is computed on the project's calendar.
+import * as assert from 'node:assert/strict';
+import { readSimpleTaskRequest, TaskMessages } from '../../../src/query/rules/tasks';
+import { checkTaskForm, emptyForm, formatDuration, formBody, type FormPrincipal, type FormProject, type TaskFormValues } from '../../../src/extension/tasks/taskForm';
+
+const weekdays: FormProject['calendars'][number] = { id: 1, name: 'Standard', workDays: [1, 2, 3, 4, 5], dayStartMinute: 540 };
+const projects: FormProject[] = [
+  { id: 101, name: 'Spring Campaign', status: 'InProcess', startDate: '2026-03-02T09:00:00', defaultCalendarId: 1, calendars: [weekdays, { id: 2, name: 'Weekend', workDays: [0, 6], dayStartMinute: 600 }] },
+  { id: 102, name: 'Summer Launch', status: 'Draft', startDate: '2026-06-01T09:00:00', defaultCalendarId: 1, calendars: [weekdays] },
+  { id: 103, name: 'Archive 2024', status: 'Closed', startDate: '2024-01-01T09:00:00', defaultCalendarId: 1, calendars: [weekdays] },
+];
+const principals: FormPrincipal[] = [
+  { id: 1, label: 'Admin', kind: 'user' },
+  { id: 10, label: 'Marketing', kind: 'group' },
+];
+const ctx = { projects, principals, now: new Date(2026, 10, 23, 10, 0, 0) };
+
+function form(patch: Partial<TaskFormValues>): TaskFormValues {
+  return { ...emptyForm(), projectId: '101', name: 'Brief', status: '4', startType: '2', beginDate: '2026-11-23T09:00', durationDays: '2', principals: ['1'], ...patch };
+}
+
+describe('task form', () => {
+  it('accepts a good form and its body passes the client rules unchanged', () => {
+    const check = checkTaskForm(form({}), ctx);
+    assert.deepEqual(check.errors, {});
+    assert.ok(check.body);
+    assert.deepEqual(readSimpleTaskRequest(check.body).violations, []);
+    assert.equal(check.body.beginDate, '2026-11-23T09:00:00');
+    assert.deepEqual(check.body.assignees, [{ userID: 1 }]);
+  });
+
+  it('shows end before begin on the end field with the rules’ message, and sends nothing', () => {
+    const check = checkTaskForm(form({ beginDate: '2026-11-25T09:00', endDate: '2026-11-24T17:00', durationDays: '' }), ctx);
+    assert.equal(check.errors.endDate, TaskMessages.beginAfterEnd);
+    assert.equal(check.body, undefined);
+  });
+
+  it('rejects an impossible date on its field', () => {
+    const check = checkTaskForm(form({ beginDate: '2026-02-30T09:00' }), ctx);
+    assert.equal(check.errors.beginDate, TaskMessages.badData);
+  });
+
+  it('offers the statuses the project allows and flags one it does not', () => {
+    assert.deepEqual(checkTaskForm(form({ projectId: '102', status: '1', startType: '1' }), ctx).statuses.map((s) => s.value), ['1', '8', '9']);
+    const check = checkTaskForm(form({ projectId: '102', status: '4', startType: '1' }), ctx);
+    assert.equal(check.errors.status, TaskMessages.draftProjectStatus);
+    assert.equal(checkTaskForm(form({ projectId: '103' }), ctx).errors.projectId, TaskMessages.projectClosed);
+  });
+
+  it('offers the start types the status allows and flags one it does not', () => {
+    const check = checkTaskForm(form({ status: '2', startType: '2' }), ctx);
+    assert.deepEqual(check.startTypes.map((s) => s.value), ['1', '4', '6']);
+    assert.equal(check.errors.startType, TaskMessages.startTypeForStatus(2, 2));
+  });
+
+  it('computes the third of begin, end and duration on the chosen calendar (a day is 8 hours)', () => {
+    assert.deepEqual(checkTaskForm(form({}), ctx).computed, { field: 'endDate', text: '2026-11-24T17:00:00' });
+    const back = checkTaskForm(form({ beginDate: '', endDate: '2026-11-24T17:00', durationDays: '1', durationHours: '4' }), ctx);
+    assert.deepEqual(back.computed, { field: 'beginDate', text: '2026-11-23T13:00:00' });
+    const span = checkTaskForm(form({ endDate: '2026-11-30T13:00', durationDays: '' }), ctx);
+    assert.deepEqual(span.computed, { field: 'duration', text: formatDuration(5 * 480 + 240) });
+    assert.equal(formatDuration(5 * 480 + 240), '5 d 4 h');
+  });
+
+  it('asks for two of begin, end and duration, and warns when all three disagree', () => {
+    assert.match(checkTaskForm(form({ durationDays: '' }), ctx).errors.endDate ?? '', /two of begin, end and duration/);
+    const three = checkTaskForm(form({ endDate: '2026-11-23T17:00', durationDays: '3' }), ctx);
+    assert.deepEqual(three.errors, {});
+    assert.match(three.warnings.duration ?? '', /do not match/);
+  });
+
+  it('needs people of one kind that the tenant knows', () => {
+    assert.equal(checkTaskForm(form({ principals: [] }), ctx).errors.people, TaskMessages.noAssignees);
+    assert.equal(checkTaskForm(form({ principals: ['999'] }), ctx).errors.people, TaskMessages.noAssignees);
+    const roles = checkTaskForm(form({ peopleKind: 'taskRoles', principals: ['10'], roleIds: '20' }), ctx);
+    assert.deepEqual(roles.body?.taskRoles, [{ userId: 10 }, { roleID: 20 }]);
+    assert.equal(roles.body?.assignees, undefined);
+  });
+
+  it('leaves out what autoClose and OneMustClose make the service ignore', () => {
+    const closing = formBody(form({ autoClose: true, autoAccept: true, canDelegate: true }));
+    assert.equal(closing.autoClose, 1);
+    for (const k of ['workGroupActionID', 'autoAccept', 'canDelegate', 'assignees']) assert.equal(k in closing, false, k);
+    assert.deepEqual(checkTaskForm(form({ autoClose: true }), ctx).disabled, ['workGroupAction', 'autoAccept', 'people']);
+    const one = formBody(form({ workGroupAction: '1', autoAccept: true }));
+    assert.equal('autoAccept' in one, false);
+    assert.equal(checkTaskForm(form({ workGroupAction: '4' }), ctx).errors.workGroupAction, TaskMessages.badWorkGroupAction);
+  });
+
+  it('names an unknown project and a calendar the project lacks', () => {
+    assert.equal(checkTaskForm(form({ projectId: '999' }), ctx).errors.projectId, TaskMessages.unknownProject);
+    assert.equal(checkTaskForm(form({ projectId: '102', status: '1', startType: '2', calendarId: '2' }), ctx).errors.calendarId, TaskMessages.unknownCalendar);
+    assert.deepEqual(checkTaskForm(form({}), ctx).calendars.map((c) => c.label), ['Standard (default)', 'Weekend']);
+  });
+});
