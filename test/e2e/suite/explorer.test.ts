@@ -312,4 +312,26 @@ describe('DAM Explorer', function () {
     const versionBadge = await decorations.provideFileDecoration(provider.getTreeItem(version).resourceUri!, new vscode.CancellationTokenSource().token);
     assert.equal(versionBadge?.badge, '2');
   });
+
+  it('adds a file dropped onto a record as the newest version of its master file', async () => {
+    const provider = dam.explorer.provider;
+    const { record, png } = await freshImageRecord(dam);
+    const dir = mkdtempSync(join(tmpdir(), 'dam-drop-'));
+    const name = `second-${Date.now()}.png`;
+    writeFileSync(join(dir, name), png);
+    try {
+      const transfer = new vscode.DataTransfer();
+      transfer.set('text/uri-list', new vscode.DataTransferItem(`# dropped from the Explorer\r\n${vscode.Uri.file(join(dir, name)).toString()}\r\n`));
+      await dam.explorer.dragAndDrop.handleDrop(record, transfer, new vscode.CancellationTokenSource().token);
+      assert.deepEqual(dam.explorer.dragAndDrop.lastDrop, { recordIds: [record.id], failed: [], cancelled: false });
+      const [master] = await provider.getChildren(record);
+      assert.ok(master.kind === 'file');
+      const versions = (await provider.getChildren(master)).filter((n) => n.kind === 'version');
+      assert.equal(versions.length, 2);
+      assert.ok(versions[0].kind === 'version' && versions[0].latest && versions[0].version.fileName === name, 'the dropped file is not the newest version');
+      assert.ok(versions[1].kind === 'version' && !versions[1].latest);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
