@@ -97,6 +97,7 @@ describeEachBackend('uploads', {}, (env) => {
     const octet = await raw(env(), 'POST', '/uploads', { body: new Uint8Array(100), headers: { 'Content-Type': 'application/octet-stream' } });
     assert.equal(octet.status, 415);
     assertErrorObject(octet.json, 'UnsupportedMediaTypeException');
+    assert.match(octet.json.exceptionMessage, /application\/octet-stream/);
     const json = await raw(env(), 'POST', '/uploads', { body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
     assert.equal(json.status, 415);
     assertErrorObject(json.json);
