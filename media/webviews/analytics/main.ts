@@ -62,6 +62,8 @@ const state = {
   chart: 'bar' as ChartKind,
   view: 'table' as 'table' | 'chart',
   exportMessage: undefined as string | undefined,
+  /** The query as it was when the shown run started, to tell when the rows no longer match the builder. */
+  ranQuery: undefined as string | undefined,
 };
 
 // ---- small DOM helpers
@@ -399,7 +401,8 @@ function statusText(): string {
   if (state.runId < 0) return 'Run the query to see its rows.';
   const n = state.fetched.toLocaleString('en-US');
   const more = state.hasMore ? (state.note ? 'more may exist' : 'more exist: scroll to fetch the next page') : 'all rows fetched';
-  return `${n} row${state.fetched === 1 ? '' : 's'} fetched · ${more}${state.note ? ` · ${state.note}` : ''}`;
+  const stale = state.ranQuery !== undefined && state.ranQuery !== JSON.stringify(state.query) ? ' · the query changed since this run: Run again to update' : '';
+  return `${n} row${state.fetched === 1 ? '' : 's'} fetched · ${more}${state.note ? ` · ${state.note}` : ''}${stale}`;
 }
 
 let tableBody: HTMLElement | undefined;
@@ -639,7 +642,7 @@ function onMessage(message: HostToPanel): void {
       return;
     }
     case 'runStarted':
-      Object.assign(state, { runId: message.runId, running: true, rows: [], fetched: 0, hasMore: false, note: undefined, error: undefined, loadingMore: false });
+      Object.assign(state, { runId: message.runId, running: true, rows: [], fetched: 0, hasMore: false, note: undefined, error: undefined, loadingMore: false, ranQuery: JSON.stringify(state.query) });
       if (tableScroller) tableScroller.scrollTop = 0;
       renderResults();
       return;

@@ -64,6 +64,10 @@ export default async function run({ page, screenshot }) {
   await page.locator('.monaco-editor .view-lines', { hasText: '"Downloads.renditionType"' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   // The text editor took the builder's place.
   await page.locator('.tabs-container .tab', { hasText: 'downloads-by-month.dam-analytics.json' }).first().waitFor({ state: 'visible' });
-  if ((await page.locator('.tabs-container .tab', { hasText: 'downloads-by-month.dam-analytics.json' }).count()) !== 1) throw new Error('the builder tab stayed open beside the text');
+  await page
+    .waitForFunction(() => [...document.querySelectorAll('.tabs-container .tab')].filter((t) => t.textContent?.includes('downloads-by-month.dam-analytics.json')).length === 1, null, { timeout: 10_000 })
+    .catch(() => {
+      throw new Error('the builder tab stayed open beside the text');
+    });
   await screenshot('analytics-built-text');
 }
