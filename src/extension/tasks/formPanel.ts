@@ -68,6 +68,8 @@ export class TaskFormPanel implements vscode.Disposable {
   private readonly answered = new vscode.EventEmitter<HostToPanel>();
   /** Every message the panel sent to the webview (tests wait on it). */
   readonly onDidAnswer = this.answered.event;
+  /** The webview's `init` answer once its script has run and said it is ready. */
+  initSent: HostToPanel | undefined;
   /** The task the form created last, if any. */
   lastCreated: { id: number; message?: string } | undefined;
 
@@ -132,7 +134,7 @@ export class TaskFormPanel implements vscode.Disposable {
     const msg = parsed.data;
     switch (msg.type) {
       case 'ready':
-        this.post({
+        this.initSent = this.post({
           type: 'init',
           projects: this.context.projects.map((p) => ({ id: p.id, label: `${p.name} (${p.id}) · ${p.status}` })),
           principals: this.context.principals.map((p) => ({ id: p.id, label: p.label, kind: p.kind })),

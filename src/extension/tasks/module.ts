@@ -155,15 +155,21 @@ export class TaskModule implements vscode.Disposable {
       title = await vscode.window.showInputBox({ title: `Attach ${fileName} to task ${taskId}`, prompt: 'Attachment title', value: fileName, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A title is required') });
       if (title === undefined) throw new vscode.CancellationError();
     }
-    // Required picklists are asked for, their options labelled through the string resources.
+    // Picklists are asked for with their options labelled through the string resources: required ones
+    // always, optional ones (Escape skips) only when the title was asked too, so a caller passing
+    // arguments is not stopped by prompts.
+    const interactive = typeof titleArg !== 'string';
     const metadata: Record<string, string | string[]> = {};
-    for (const field of fields.filter((f) => f.required && f.options.length > 0)) {
+    for (const field of fields.filter((f) => f.options.length > 0 && (f.required || interactive))) {
       const many = field.dataType === 'Multiselect';
       const items = field.options.map((o) => ({ label: o.label, description: o.key, key: o.key }));
+      const placeHolder = `${field.label} (${field.required ? 'required' : 'optional: Escape skips'})`;
       const pick = many
-        ? await vscode.window.showQuickPick(items, { title: field.label, canPickMany: true, placeHolder: `${field.label} (required)` })
-        : await vscode.window.showQuickPick(items, { title: field.label, placeHolder: `${field.label} (required)` });
-      if (!pick || (Array.isArray(pick) && pick.length === 0)) throw new vscode.CancellationError();
+        ? await vscode.window.showQuickPick(items, { title: `Attach ${fileName}: ${field.label}`, canPickMany: true, placeHolder })
+        : await vscode.window.showQuickPick(items, { title: `Attach ${fileName}: ${field.label}`, placeHolder });
+      const empty = !pick || (Array.isArray(pick) && pick.length === 0);
+      if (empty && field.required) throw new vscode.CancellationError();
+      if (empty) continue;
       metadata[field.name] = Array.isArray(pick) ? pick.map((p) => p.key) : (pick as { key: string }).key;
     }
     const result = await withCancellableProgress(`DAM: attaching ${fileName} to task ${taskId}`, async (signal, progress) => {
