@@ -148,6 +148,10 @@ describeEachBackend('uploads', {}, (env) => {
     assert.match(extra.json.exceptionMessage, /index\(es\) 2 beyond segmentcount 2/);
     const last = await raw(env(), 'POST', `${uri}?index=3`, { body: form('segment3', segments[3], 'parts.bin.segment3') });
     assert.equal(last.status, 202);
+    // A segment sent again (a client's retry) replaces the first copy, even after it was appended somewhere.
+    segments[0] = randomBytes(50_000);
+    const resent = await raw(env(), 'POST', `${uri}?index=0`, { body: form('segment0', segments[0], 'parts.bin.segment0') });
+    assert.equal(resent.status, 202);
     const done = await commit(4);
     assert.equal(done.status, 200);
     assert.match(done.json.fileId, /^[0-9a-f]{32}$/);
