@@ -11,6 +11,7 @@ import { Explorer } from './explorer/explorer';
 import { QueryFeature } from './query/queryFeature';
 import { AnalyticsEditors } from './analytics/analyticsEditors';
 import { TaskCommands } from './tasks/taskCommands';
+import { FindingDiagnostics } from './findings/findingDiagnostics';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -29,6 +30,8 @@ export interface DamApi {
   readonly analytics: AnalyticsEditors;
   /** Task commands (create form, delegate, attach); their module loads on first use. */
   readonly tasks: TaskCommands;
+  /** Findings of a version's check results as diagnostics in its opened text. */
+  readonly findings: FindingDiagnostics;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -52,6 +55,7 @@ export class DamController implements vscode.Disposable {
   readonly analytics: AnalyticsEditors;
   readonly query: QueryFeature;
   readonly tasks: TaskCommands;
+  readonly findings: FindingDiagnostics;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -65,6 +69,7 @@ export class DamController implements vscode.Disposable {
     this.query = track(d, new QueryFeature(context, this.connections, this.log));
     this.analytics = track(d, new AnalyticsEditors(context.extensionUri, this.connections, this.log));
     this.tasks = track(d, new TaskCommands(context.extensionUri, this.connections, this.log));
+    this.findings = track(d, new FindingDiagnostics(this.connections, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -178,7 +183,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {
