@@ -242,6 +242,25 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
 
     it('GET /api/tasks/5002 is Assigned (4)', async () => assert.equal((await tasks.get(5002)).workFlowTaskStatus, 4));
 
+    it('GET /api/projects (the task form\'s read): the fixed projects with status, start and calendars', async () => {
+      const projects = await tasks.projects();
+      const byId = new Map(projects.map((p) => [p.id, p]));
+      assert.deepEqual(
+        [101, 102, 103, 104, 105].map((id) => [byId.get(id)?.name, byId.get(id)?.status]),
+        [['Spring Campaign', 'InProcess'], ['Summer Launch', 'Draft'], ['Archive 2024', 'Closed'], ['Paused Initiative', 'Paused'], ['Cancelled Idea', 'Cancelled']],
+      );
+      const spring = byId.get(101)!;
+      assert.equal(spring.defaultCalendarId, 1);
+      assert.deepEqual(spring.calendars.map((c) => c.id), [1, 2]);
+      assert.deepEqual(spring.calendars[0]!.workDays, [1, 2, 3, 4, 5]);
+      assert.match(spring.startDate, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    });
+
+    it('GET /api/projects needs a token', async () => {
+      const res = await fetch(`${admin.http.endpoints.ops.replace(/\/$/, '')}/api/projects`);
+      assert.equal(res.status, 401);
+    });
+
     it('an unknown task is a 404', async () => {
       const err = await failure<ApiError>(() => tasks.get(987654));
       assert.equal(err.status, 404);
