@@ -101,25 +101,55 @@ export function propertiesFor(target: QueryTarget): readonly PropertyInfo[] {
 
 const RECORD_SEARCH: readonly PropertyInfo[] = [...CATALOGUES.records, ...FILE_PROPERTIES];
 
-const INDEX = new Map<QueryTarget, Map<string, PropertyInfo>>();
-for (const target of ['records', 'classifications'] as const) {
-  const m = new Map<string, PropertyInfo>();
-  for (const info of propertiesFor(target)) {
-    if (!m.has(info.name.toLowerCase())) m.set(info.name.toLowerCase(), info);
-    if (!m.has(info.name)) m.set(info.name, info);
+/**
+ * A case-insensitive table of ASCII names that looks a name up without allocating: names are
+ * bucketed by length and compared char by char, folding only A–Z. Checks run this once per
+ * criterion, where `toLowerCase` and hashing a fresh slice cost more than the comparison. A name
+ * with a non-ASCII character goes through `toLowerCase` (the Kelvin sign lower-cases to `k`).
+ */
+export class NameTable<V> {
+  private readonly buckets: ({ lower: string; value: V }[] | undefined)[] = [];
+  private readonly byLower = new Map<string, V>();
+
+  /** Entries in priority order: of two names equal but for case, the first one is kept. */
+  constructor(entries: Iterable<readonly [string, V]>) {
+    for (const [name, value] of entries) {
+      const lower = name.toLowerCase();
+      if (this.byLower.has(lower)) continue;
+      this.byLower.set(lower, value);
+      (this.buckets[lower.length] ??= []).push({ lower, value });
+    }
   }
-  INDEX.set(target, m);
+
+  get(name: string): V | undefined {
+    const n = name.length;
+    const bucket = n < this.buckets.length ? this.buckets[n] : undefined;
+    if (bucket !== undefined) {
+      for (let b = 0; b < bucket.length; b++) {
+        const lower = bucket[b].lower;
+        let i = 0;
+        for (; i < n; i++) {
+          const c = name.charCodeAt(i);
+          if (c !== lower.charCodeAt(i) && !(c >= 65 && c <= 90 && c + 32 === lower.charCodeAt(i))) break;
+        }
+        if (i === n) return bucket[b].value;
+      }
+    }
+    for (let i = 0; i < n; i++) if (name.charCodeAt(i) > 127) return this.byLower.get(name.toLowerCase());
+    return undefined;
+  }
+
+  values(): IterableIterator<V> {
+    return this.byLower.values();
+  }
 }
 
-const RECORDS_INDEX = INDEX.get('records')!;
-const CLASSIFICATIONS_INDEX = INDEX.get('classifications')!;
+const RECORDS_INDEX = new NameTable(propertiesFor('records').map((info) => [info.name, info] as const));
+const CLASSIFICATIONS_INDEX = new NameTable(propertiesFor('classifications').map((info) => [info.name, info] as const));
 
 /** Case-insensitive lookup (real clients write `contentType`, `TITLE`). */
 export function lookupProperty(target: QueryTarget, name: string): PropertyInfo | undefined {
-  const index = target === 'records' ? RECORDS_INDEX : CLASSIFICATIONS_INDEX;
-  // Names usually come spelled as catalogued; try that before allocating a lower-case copy.
-  const exact = index.get(name);
-  return exact ?? index.get(name.toLowerCase());
+  return (target === 'records' ? RECORDS_INDEX : CLASSIFICATIONS_INDEX).get(name);
 }
 
 /** Field data types of the service (real-service-notes: "Data types"). */
@@ -198,6 +228,11 @@ export const ACCESSOR_TYPES: ReadonlyMap<string, PropertyType | null> = (() => {
   }
   return m;
 })();
+
+/** `ALL_ACCESSORS` and `ACCESSOR_TYPES` in one case-insensitive table, for checks that run per criterion. */
+export const ACCESSOR_INDEX: NameTable<{ path: string; dataTypes: FieldDataType[]; type: PropertyType | null }> = new NameTable(
+  [...ALL_ACCESSORS].map(([lower, e]) => [lower, { path: e.path, dataTypes: e.dataTypes, type: ACCESSOR_TYPES.get(lower) ?? null }] as const),
+);
 
 /** Logical keywords and the other reserved words, canonical spelling. */
 export const KEYWORDS = ['AND', 'OR', 'NOT'] as const;

@@ -102,11 +102,22 @@ export const DiagnosticCodes = {
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];
 
-const PHASE_BY_PREFIX: Record<string, DiagnosticPhase> = { DQ1: 'lexical', DQ2: 'syntax', DQ3: 'semantic', DQ4: 'syntax' };
-
 /** The phase a code belongs to, from its number (DQ4xxx directive problems count as syntax). */
 export function phaseOf(code: DiagnosticCode): DiagnosticPhase {
-  return PHASE_BY_PREFIX[code.slice(0, 3)] ?? 'semantic';
+  // DQ1 lexical, DQ2 and DQ4 syntax, DQ3 (and anything else) semantic. By char code: slicing the
+  // prefix would make a string to hash for every diagnostic.
+  if (code.charCodeAt(0) === 68 /* D */ && code.charCodeAt(1) === 81 /* Q */) {
+    switch (code.charCodeAt(2)) {
+      case 49 /* 1 */:
+        return 'lexical';
+      case 50 /* 2 */:
+      case 52 /* 4 */:
+        return 'syntax';
+      case 51 /* 3 */:
+        return 'semantic';
+    }
+  }
+  return 'semantic';
 }
 
 export function diagnostic(

@@ -2,13 +2,20 @@
 // `sectionAt` reads only the section under an offset, so editors stay fast in very large files.
 import type { LogicalOperator, Range } from './ast';
 import type { QueryTarget } from './catalogue';
-import { diagnoseExpression as diagnoseExpression_, diagnoseSort as diagnoseSort_ } from './diagnose';
+import {
+  diagnoseExpression as diagnoseExpression_,
+  diagnoseExpressionIn as diagnoseExpressionIn_,
+  diagnoseSort as diagnoseSort_,
+  diagnoseSortIn as diagnoseSortIn_,
+} from './diagnose';
 import { DiagnosticCodes, diagnostic, shiftDiagnostic, type Diagnostic } from './diagnostics';
 import type { QuerySchema } from './schema';
 
 // Local bindings: transpiled named imports are getter calls, and these run once per section.
 const diagnoseExpression = diagnoseExpression_;
 const diagnoseSort = diagnoseSort_;
+const diagnoseExpressionIn = diagnoseExpressionIn_;
+const diagnoseSortIn = diagnoseSortIn_;
 
 export interface Directive {
   /** Key without `@`, lower-cased. */
@@ -66,24 +73,29 @@ export function parseDocument(text: string): QueryDocument {
   return { sections };
 }
 
-/** Visits the sections in order without keeping them, so a linter's garbage dies young. */
-function forEachSection(text: string, visit: (section: QuerySection) => void): void {
+/**
+ * Visits the sections in order without keeping them, so a linter's garbage dies young. One pass over
+ * the lines: a section ends where a line starts with `###`. `inPlace` says that the expression is
+ * the file's own text (no comment line inside it was blanked), so it can be read where it stands.
+ */
+function forEachSection(text: string, visit: (section: QuerySection, inPlace: boolean) => void): void {
   let start = 0;
   let index = 0;
   let headerFirst = text.startsWith('###');
   for (;;) {
-    const next = findNextHeader(text, headerFirst ? lineEnd(text, start) : start);
-    const end = next === -1 ? text.length : next;
-    const section = parseSection(text, start, end, headerFirst, index);
+    const section = parseSection(text, start, -1, headerFirst, index);
     if (section) {
       index++;
-      visit(section);
+      visit(section, !scan.blanked);
     }
-    if (next === -1) break;
-    start = next;
+    if (scan.end >= text.length) break;
+    start = scan.end;
     headerFirst = true;
   }
 }
+
+/** What `parseSection` found besides the section: where it ended, and whether it blanked comment lines. */
+const scan = { end: 0, blanked: false };
 
 /** The section containing `offset`, reading only that section's text (plus a backward search for its header). */
 export function sectionAt(text: string, offset: number): QuerySection | null {
@@ -120,23 +132,33 @@ function lineEnd(text: string, from: number): number {
   return i === -1 ? text.length : i;
 }
 
+/**
+ * Reads the section starting at `start`. With `end` -1 the section runs to the next line that
+ * starts with `###` (or the end of the text); `scan.end` tells where that was.
+ */
 function parseSection(text: string, start: number, end: number, hasHeader: boolean, index: number, keepEmpty = false): QuerySection | null {
   const diagnostics: Diagnostic[] = [];
-  const directives: Directive[] = [];
+  let found = 0; // directives gather in DIRECTIVES[0, found) and are copied out at their exact size
+  const findEnd = end === -1;
+  if (findEnd) end = text.length;
   let pos = start;
   let headerRange: Range | null = null;
   let title: string | null = null;
   if (hasHeader) {
     const e = Math.min(lineEnd(text, start), end);
     headerRange = { start, end: e };
-    title = stripCr(text.slice(start + 3, e)).trim() || null;
+    title = trimmedSlice(text, start + 3, e) || null;
     pos = e + 1;
   }
   let exprStart = -1;
   let exprEnd = -1;
-  const commentLines: Range[] = [];
+  let commentLines: Range[] | null = null;
   // Char-code scanning: only directive lines are sliced, which keeps a 1 MB file cheap to split.
   while (pos < end) {
+    if (findEnd && text.charCodeAt(pos) === HASH && text.charCodeAt(pos + 1) === HASH && text.charCodeAt(pos + 2) === HASH) {
+      end = pos;
+      break;
+    }
     let e = text.indexOf('\n', pos);
     if (e === -1 || e > end) e = end;
     let a = pos;
@@ -144,8 +166,8 @@ function parseSection(text: string, start: number, end: number, hasHeader: boole
     if (a < e) {
       if (text.charCodeAt(a) === HASH) {
         const d = parseDirective(text, a, e, diagnostics);
-        if (d) directives.push(d);
-        if (exprStart !== -1) commentLines.push({ start: pos, end: e });
+        if (d) DIRECTIVES[found++] = d;
+        if (exprStart !== -1) (commentLines ??= []).push({ start: pos, end: e });
       } else {
         if (exprStart === -1) exprStart = a;
         let b = e;
@@ -155,18 +177,25 @@ function parseSection(text: string, start: number, end: number, hasHeader: boole
     }
     pos = e + 1;
   }
+  scan.end = end;
+  scan.blanked = false;
+  const directives = found === 0 ? [] : found === 1 ? [DIRECTIVES[0]] : DIRECTIVES.slice(0, found);
+  for (let i = 0; i < found; i++) DIRECTIVES[i] = undefined!;
   if (exprStart === -1 && directives.length === 0 && !keepEmpty) return null;
   let expression = '';
   let expressionOffset = headerRange ? Math.min(headerRange.end + 1, end) : start;
   if (exprStart !== -1) {
     expressionOffset = exprStart;
     expression = text.slice(exprStart, exprEnd);
-    for (const c of commentLines) {
-      if (c.start >= exprEnd) break;
-      const a = c.start - exprStart;
-      const b = Math.min(c.end, exprEnd) - exprStart;
-      if (b <= a) continue;
-      expression = expression.slice(0, a) + ' '.repeat(b - a) + expression.slice(b);
+    if (commentLines !== null) {
+      for (const c of commentLines) {
+        if (c.start >= exprEnd) break;
+        const a = c.start - exprStart;
+        const b = Math.min(c.end, exprEnd) - exprStart;
+        if (b <= a) continue;
+        expression = expression.slice(0, a) + ' '.repeat(b - a) + expression.slice(b);
+        scan.blanked = true;
+      }
     }
   }
   const section: QuerySection = {
@@ -210,15 +239,16 @@ function parseDirective(text: string, start: number, lineEnd: number, diagnostic
   while (i < end && isBlank(text.charCodeAt(i))) i++;
   let v = end;
   while (v > i && isBlank(text.charCodeAt(v - 1))) v--;
-  const rawKey = text.slice(keyStart + 1, keyEnd);
+  const known = knownDirective(text, keyStart + 1, keyEnd);
   const d: Directive = {
-    key: rawKey.toLowerCase(),
+    key: known ?? text.slice(keyStart + 1, keyEnd).toLowerCase(),
     value: text.slice(i, v),
     range: { start, end },
     keyRange: { start: keyStart, end: keyEnd },
     valueRange: { start: i, end: v },
   };
-  if (!KNOWN_DIRECTIVES.includes(d.key)) {
+  if (known === null) {
+    const rawKey = text.slice(keyStart + 1, keyEnd);
     diagnostics.push(
       diagnostic(DiagnosticCodes.UnknownDirective, 'warning', `Unknown directive \`@${rawKey}\`; known: ${KNOWN_DIRECTIVES.map((k) => '@' + k).join(', ')}.`, d.keyRange),
     );
@@ -228,11 +258,12 @@ function parseDirective(text: string, start: number, lineEnd: number, diagnostic
 
 function applyDirectives(s: QuerySection): void {
   if (s.directives.length === 0) return;
-  const seen: string[] = [];
+  let seen = 0; // one bit per KNOWN_DIRECTIVES entry
   for (const d of s.directives) {
-    if (d.key !== 'param' && KNOWN_DIRECTIVES.includes(d.key)) {
-      if (seen.includes(d.key)) s.diagnostics.push(diagnostic(DiagnosticCodes.DuplicateDirective, 'warning', `\`@${d.key}\` is given twice; the last one wins.`, d.keyRange));
-      else seen.push(d.key);
+    const known = d.key === 'param' ? -1 : KNOWN_DIRECTIVES.indexOf(d.key);
+    if (known !== -1) {
+      if (seen & (1 << known)) s.diagnostics.push(diagnostic(DiagnosticCodes.DuplicateDirective, 'warning', `\`@${d.key}\` is given twice; the last one wins.`, d.keyRange));
+      else seen |= 1 << known;
     }
     switch (d.key) {
       case 'name':
@@ -262,20 +293,88 @@ function applyDirectives(s: QuerySection): void {
         break;
       }
       case 'param': {
-        const m = /^@?([A-Za-z_][\w.-]*)\s*=\s*(.*)$/.exec(d.value);
-        if (!m) {
+        const eq = paramEquals(d.value);
+        if (eq === -1) {
           invalidValue(s, d, '`@param` is written `@param Name = value`.');
           break;
         }
-        let value = m[2].trim();
+        const at = d.value.charCodeAt(0) === AT ? 1 : 0;
+        let value = d.value.slice(eq + 1).trim();
         if (value.length >= 2 && (value[0] === "'" || value[0] === '"') && value[value.length - 1] === value[0]) value = value.slice(1, -1);
-        s.params[m[1]] = { value, range: d.range };
+        s.params[d.value.slice(at, nameEnd(d.value, at))] = { value, range: d.range };
         break;
       }
       default:
         break;
     }
   }
+}
+
+/** Directives found in the section being read (see `parseSection`). */
+const DIRECTIVES: Directive[] = [];
+
+/**
+ * The known directive spelled by the ASCII letters `text[start, end)` in any case, as the constant
+ * of KNOWN_DIRECTIVES (no slice, no lower-casing), or null.
+ */
+function knownDirective(text: string, start: number, end: number): string | null {
+  const n = end - start;
+  for (const k of KNOWN_DIRECTIVES) {
+    if (k.length !== n) continue;
+    let i = 0;
+    while (i < n && (text.charCodeAt(start + i) | 32) === k.charCodeAt(i)) i++;
+    if (i === n) return k;
+  }
+  return null;
+}
+
+/** `text.slice(a, b).trim()`, slicing once when the ends are ASCII (trim removes 9–13 and 32 there). */
+function trimmedSlice(text: string, a: number, b: number): string {
+  while (a < b && isAsciiSpace(text.charCodeAt(a))) a++;
+  while (b > a && isAsciiSpace(text.charCodeAt(b - 1))) b--;
+  if (a < b && (text.charCodeAt(a) > 127 || text.charCodeAt(b - 1) > 127)) return text.slice(a, b).trim();
+  return text.slice(a, b);
+}
+
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/**
+ * Where the `=` of `@?Name = value` stands, or -1 when the text is not of that form: the name is a
+ * letter or `_` then word characters, dots and dashes; blanks (`\s`) may surround the `=`; the value
+ * holds no line terminator. (What `/^@?([A-Za-z_][\w.-]*)\s*=\s*(.*)$/` accepts, without a match array.)
+ */
+function paramEquals(text: string): number {
+  const n = text.length;
+  let i = text.charCodeAt(0) === AT ? 1 : 0;
+  const c = text.charCodeAt(i);
+  if (!(isLetter(c) || c === 95)) return -1;
+  i = nameEnd(text, i);
+  while (i < n && isRegexSpace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) !== 61 /* = */) return -1;
+  const eq = i;
+  for (i++; i < n && isRegexSpace(text.charCodeAt(i)); i++);
+  for (; i < n; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 10 || d === 13 || d === 0x2028 || d === 0x2029) return -1;
+  }
+  return eq;
+}
+
+/** The end of a parameter name starting at `i` (its first character already checked). */
+function nameEnd(text: string, i: number): number {
+  for (i++; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!(isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45)) break;
+  }
+  return i;
+}
+
+/** `\s` of a regular expression: ASCII blanks and line breaks, NBSP, BOM and the Unicode spaces. */
+function isRegexSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 const HASH = 35;
@@ -293,40 +392,56 @@ function invalidValue(s: QuerySection, d: Directive, message: string): void {
   s.diagnostics.push(diagnostic(DiagnosticCodes.InvalidDirectiveValue, 'error', message, d.value ? d.valueRange : d.keyRange));
 }
 
-function stripCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
-
 export interface LintOptions {
   schema?: QuerySchema;
 }
 
 /** Every diagnostic of one section (directives, expression, `@sort`), in file offsets. */
 export function lintSection(section: QuerySection, options: LintOptions = {}): Diagnostic[] {
-  return lintSectionInto(section, options, []);
+  return lintSectionInto(section, options, [], null, newCheckOptions());
 }
 
-/** Appends the section's diagnostics to `out` (sorted among themselves); one array for a whole file. */
-function lintSectionInto(section: QuerySection, options: LintOptions, out: Diagnostic[]): Diagnostic[] {
+/** The options a section's expression and sort are checked with; `lintDocument` refills one object per section. */
+interface SectionCheckOptions {
+  target: QueryTarget;
+  schema: QuerySchema | undefined;
+  supportWildcards: boolean;
+  defaultOperator: LogicalOperator;
+  boundNames: ReadonlySet<string>;
+  allowPlaceholders: boolean;
+}
+
+function newCheckOptions(): SectionCheckOptions {
+  return { target: 'records', schema: undefined, supportWildcards: true, defaultOperator: 'OR', boundNames: NO_NAMES, allowPlaceholders: true };
+}
+
+/**
+ * Appends the section's diagnostics to `out` (sorted among themselves); one array for a whole file.
+ * Given the file's `text` (when the expression is that text unchanged), the expression and `@sort`
+ * are parsed where they stand, already in file offsets; else their own strings are, and shifted.
+ */
+function lintSectionInto(section: QuerySection, options: LintOptions, out: Diagnostic[], text: string | null, common: SectionCheckOptions): Diagnostic[] {
   const first = out.length;
   for (const d of section.diagnostics) out.push(d);
-  let names: string[] | null = null;
-  for (const k in section.params) (names ??= []).push(k);
-  const common = {
-    target: section.target,
-    schema: options.schema,
-    supportWildcards: section.wildcards,
-    defaultOperator: section.defaultOperator,
-    boundNames: names === null ? NO_NAMES : new Set(names),
-    allowPlaceholders: true,
-  };
+  let names: Set<string> | null = null;
+  for (const k in section.params) (names ??= new Set()).add(k);
+  // Nothing keeps the options past the calls below, so one object serves every section of a file.
+  common.target = section.target;
+  common.schema = options.schema;
+  common.supportWildcards = section.wildcards;
+  common.defaultOperator = section.defaultOperator;
+  common.boundNames = names ?? NO_NAMES;
+  common.allowPlaceholders = true;
   if (section.expression.length > 0) {
-    const ds = diagnoseExpression(section.expression, common).diagnostics;
-    for (const d of ds) out.push(shiftDiagnostic(d, section.expressionOffset));
+    const at = section.expressionOffset;
+    if (text !== null) pushAll(out, diagnoseExpressionIn(text, at, at + section.expression.length, common).diagnostics);
+    else for (const d of diagnoseExpression(section.expression, common).diagnostics) out.push(shiftDiagnostic(d, at));
   }
   if (section.sort) {
     common.allowPlaceholders = false;
-    for (const d of diagnoseSort(section.sort.text, common).diagnostics) out.push(shiftDiagnostic(d, section.sort.offset));
+    const at = section.sort.offset;
+    if (text !== null) pushAll(out, diagnoseSortIn(text, at, at + section.sort.text.length, common).diagnostics);
+    else for (const d of diagnoseSort(section.sort.text, common).diagnostics) out.push(shiftDiagnostic(d, at));
   }
   if (out.length - first > 1) {
     const mine = out.splice(first).sort((a, b) => a.range.start - b.range.start);
@@ -335,11 +450,16 @@ function lintSectionInto(section: QuerySection, options: LintOptions, out: Diagn
   return out;
 }
 
+function pushAll(out: Diagnostic[], ds: Diagnostic[]): void {
+  for (let i = 0; i < ds.length; i++) out.push(ds[i]);
+}
+
 const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** Every diagnostic of a `.dam-query` file, in file offsets, in source order. */
 export function lintDocument(text: string, options: LintOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
-  forEachSection(text, (s) => lintSectionInto(s, options, out));
+  const common = newCheckOptions();
+  forEachSection(text, (s, inPlace) => lintSectionInto(s, options, out, inPlace ? text : null, common));
   return out;
 }

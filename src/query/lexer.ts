@@ -42,8 +42,11 @@ function sameWord(text: string, start: number, lower: string): boolean {
   return true;
 }
 
-/** Most words are not reserved: decide by length first, and never allocate. */
+/** Most words are not reserved: decide by length and first letter, and never allocate. */
 function keywordAt(text: string, start: number, length: number): Keyword {
+  // First letters of reserved words (a c d f i n o), in either case; anything else is a plain word.
+  const c = text.charCodeAt(start) | 32;
+  if (c !== 97 && c !== 99 && c !== 100 && c !== 102 && c !== 105 && c !== 110 && c !== 111) return KW.None;
   switch (length) {
     case 2:
       return sameWord(text, start, 'or') ? KW.Or : sameWord(text, start, 'in') ? KW.In : KW.None;
@@ -166,6 +169,7 @@ function emit(kind: TokenKind, start: number, end: number, value: string | null)
 }
 
 const POOL: Token[] = [];
+const NO_TOKENS: Token[] = [];
 
 /** Splits `text` into fresh tokens; always ends with an EOF token at `text.length`. Never throws. */
 export function lex(text: string): LexResult {
@@ -174,19 +178,20 @@ export function lex(text: string): LexResult {
 
 /**
  * As `lex`, but into reused Token objects that are overwritten by the next call: for the parser only,
- * which copies what it keeps out of the tokens before it returns.
+ * which copies what it keeps out of the tokens before it returns. Reads `text[start, end)` in place
+ * (offsets stay those of `text`), so a `.dam-query` file is lexed section by section without slicing.
  */
-export function lexPooled(text: string): LexResult {
-  return lexWith(text, POOL, true);
+export function lexPooled(text: string, start = 0, end = text.length): LexResult {
+  return lexWith(text, POOL, true, start, end);
 }
 
-function lexWith(text: string, into: Token[], pool: boolean): LexResult {
+function lexWith(text: string, into: Token[], pool: boolean, start = 0, end = text.length): LexResult {
   out.tokens = into;
   out.count = 0;
   out.pooled = pool;
   const diagnostics: Diagnostic[] = [];
-  const n = text.length;
-  let i = 0;
+  const n = end;
+  let i = start;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (isSpace(c)) {
@@ -195,10 +200,12 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
     }
     // Most tokens are words starting with a letter or digit: skip the punctuation switch for them.
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
-      i = lexWord(text, i, diagnostics);
+      i = lexWord(text, i, n, diagnostics);
       continue;
     }
+    // Lookahead reads stop at `n`: past it lies the rest of the file, not this expression.
     const start = i;
+    const d = i + 1 < n ? text.charCodeAt(i + 1) : -1;
     switch (c) {
       case LPAREN:
         emit(T.LParen, start, ++i, '');
@@ -219,7 +226,7 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
         emit(T.Minus, start, ++i, '');
         continue;
       case EQ: {
-        if (text.charCodeAt(i + 1) === EQ) {
+        if (d === EQ) {
           i += 2;
           diagnostics.push(foreign(start, i, '==', '='));
         } else i++;
@@ -227,7 +234,6 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
         continue;
       }
       case LT: {
-        const d = text.charCodeAt(i + 1);
         let op: ComparisonOperator = '<';
         if (d === EQ) op = '<=';
         else if (d === GT) op = '<>';
@@ -236,13 +242,13 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
         continue;
       }
       case GT: {
-        const op: ComparisonOperator = text.charCodeAt(i + 1) === EQ ? '>=' : '>';
+        const op: ComparisonOperator = d === EQ ? '>=' : '>';
         i += op.length;
         emit(T.Compare, start, i, op);
         continue;
       }
       case BANG: {
-        if (text.charCodeAt(i + 1) === EQ) {
+        if (d === EQ) {
           i += 2;
           diagnostics.push(foreign(start, i, '!=', '<>'));
           emit(T.Compare, start, i, '<>');
@@ -260,7 +266,7 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
         continue;
       case DQUOTE:
       case SQUOTE:
-        i = lexString(text, i, c, diagnostics);
+        i = lexString(text, i, n, c, diagnostics);
         continue;
       case AT: {
         i++;
@@ -270,7 +276,6 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
       }
       case QUESTION: {
         // `?` alone is a positional placeholder; `?` inside a word (`a?c`, `?ab`) is a wildcard.
-        const d = text.charCodeAt(i + 1);
         if (i + 1 >= n || breaksWord(d)) {
           emit(T.Question, start, ++i, '');
           continue;
@@ -288,16 +293,15 @@ function lexWith(text: string, into: Token[], pool: boolean): LexResult {
         }
         break;
     }
-    i = lexWord(text, i, diagnostics);
+    i = lexWord(text, i, n, diagnostics);
   }
   emit(T.EOF, n, n, '');
   const result = { tokens: out.tokens, count: out.count, diagnostics };
-  out.tokens = [];
+  out.tokens = NO_TOKENS; // let go of a fresh array handed in by `lex`
   return result;
 }
 
-function lexWord(text: string, i: number, diagnostics: Diagnostic[]): number {
-  const n = text.length;
+function lexWord(text: string, i: number, n: number, diagnostics: Diagnostic[]): number {
   const start = i;
   let escaped = false;
   while (i < n) {
@@ -324,13 +328,13 @@ function lexWord(text: string, i: number, diagnostics: Diagnostic[]): number {
     return i;
   }
   const kw = keywordAt(text, start, i - start);
-  const t = emit(T.Word, start, i, kw !== KW.None ? spelling(text, start, i - start, kw) : out.pooled ? null : text.slice(start, i));
+  // A pooled token leaves even a keyword's text to be read on demand: the parser rarely needs it.
+  const t = emit(T.Word, start, i, out.pooled ? null : kw !== KW.None ? spelling(text, start, i - start, kw) : text.slice(start, i));
   t.kw = kw;
   return i;
 }
 
-function lexString(text: string, i: number, quote: number, diagnostics: Diagnostic[]): number {
-  const n = text.length;
+function lexString(text: string, i: number, n: number, quote: number, diagnostics: Diagnostic[]): number {
   const start = i;
   i++;
   let escaped = false;

@@ -16,11 +16,13 @@ import type {
   Value,
 } from './ast';
 import { DiagnosticCodes, diagnostic, type Diagnostic, type QuickFix } from './diagnostics';
-import { KW as KEYWORDS, T as TOKEN_KINDS, lexPooled, tokenValue, type Keyword, type Token } from './lexer';
+import { KW as KEYWORDS, T as TOKEN_KINDS, lexPooled as lexPooled_, tokenValue as tokenValue_, type Keyword, type Token } from './lexer';
 
 // Local bindings: a transpiled named import is a getter call on every use, and these sit in the hot loop.
 const T = TOKEN_KINDS;
 const KW = KEYWORDS;
+const lexPooled = lexPooled_;
+const tokenValue = tokenValue_;
 
 export interface ParseOptions {
   /** `supportWildcards`: when false, `*` and `?` in values are literal. Default true. */
@@ -102,6 +104,8 @@ function isWord(tok: Token, kw: Keyword): boolean {
 export class Parser {
   private readonly tokens: Token[];
   private pos = 0;
+  /** Top of `SCRATCH` for this parse (see `keep`). */
+  private top = 0;
   private depth = 0;
   private placeholderIndex = 0;
   private quiet = false;
@@ -112,11 +116,17 @@ export class Parser {
   private readonly wildcards: boolean;
   private readonly defaultOp: LogicalOperator;
 
+  /**
+   * Parses `text[begin, end)` in place: ranges in the tree and the diagnostics are offsets of `text`
+   * (a linter hands in a whole `.dam-query` file and gets file offsets without shifting anything).
+   */
   constructor(
     private readonly text: string,
     options: ParseOptions = {},
+    private readonly begin = 0,
+    private readonly end = text.length,
   ) {
-    const lexed = lexPooled(text);
+    const lexed = lexPooled(text, begin, end);
     this.tokens = lexed.tokens;
     this.last = lexed.count - 1;
     this.diagnostics = lexed.diagnostics;
@@ -133,16 +143,16 @@ export class Parser {
       if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
     } else body = this.orExpr();
     if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'end' });
-    return this.result({ kind: 'search', body, range: { start: 0, end: this.text.length } });
+    return this.result({ kind: 'search', body, range: { start: this.begin, end: this.end } });
   }
 
   parseSort(): ParseResult<SortExpression> {
-    const items: SortItem[] = [];
+    const base = this.top;
     if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'sortTarget' });
     if (this.peek().kind !== T.EOF) {
       for (;;) {
         const item = this.sortItem();
-        if (item) items.push(item);
+        if (item) this.keep(item);
         const tok = this.peek();
         if (tok.kind === T.EOF) break;
         if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'sortSeparator' });
@@ -162,15 +172,16 @@ export class Parser {
       }
     }
     if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'end' });
-    return this.result({ kind: 'sort', items, range: { start: 0, end: this.text.length } });
+    const items = this.take<SortItem>(base);
+    return this.result({ kind: 'sort', items, range: { start: this.begin, end: this.end } });
   }
 
   // --- expressions -------------------------------------------------------------------------
 
   private orExpr(): Expr {
     const first = this.andExpr();
-    // Most operands stand alone: the list is only allocated once a join is seen.
-    let operands: Expr[] | null = null;
+    // Most operands stand alone; joined ones gather on the scratch stack until the list is complete.
+    const base = this.top;
     let implicit: boolean | null = null;
     for (;;) {
       const tok = this.peek();
@@ -183,17 +194,18 @@ export class Parser {
       } else if (this.defaultOp === 'OR' && this.startsOperand(tok)) {
         joinImplicit = true;
       } else break;
-      if (operands === null) operands = [first];
-      else if (implicit !== null && implicit !== joinImplicit) operands = [this.binary('or', implicit, 'keyword', operands)];
+      if (implicit === null) this.keep(first);
+      else if (implicit !== joinImplicit) this.keep(this.binary('or', implicit, 'keyword', this.take(base)));
       implicit = joinImplicit;
-      operands.push(this.andExpr());
+      const next = this.andExpr();
+      this.keep(next);
     }
-    return operands === null ? first : this.binary('or', implicit ?? false, 'keyword', operands);
+    return implicit === null ? first : this.binary('or', implicit, 'keyword', this.take(base));
   }
 
   private andExpr(): Expr {
     const first = this.unary();
-    let operands: Expr[] | null = null;
+    const base = this.top;
     let join: 'keyword' | 'plus' | 'implicit' | null = null;
     for (;;) {
       const tok = this.peek();
@@ -205,13 +217,14 @@ export class Parser {
       else if (this.defaultOp === 'AND' && this.startsOperand(tok)) j = 'implicit';
       else break;
       if (j !== 'implicit') this.pos++;
-      if (operands === null) operands = [first];
-      else if (join !== null && join !== j) operands = [this.binary('and', join === 'implicit', join === 'plus' ? 'plus' : 'keyword', operands)];
+      if (join === null) this.keep(first);
+      else if (join !== j) this.keep(this.binary('and', join === 'implicit', join === 'plus' ? 'plus' : 'keyword', this.take(base)));
       join = j;
-      operands.push(this.unary());
+      const next = this.unary();
+      this.keep(next);
     }
-    if (operands === null) return first;
-    return this.binary('and', join === 'implicit', join === 'plus' ? 'plus' : 'keyword', operands);
+    if (join === null) return first;
+    return this.binary('and', join === 'implicit', join === 'plus' ? 'plus' : 'keyword', this.take(base));
   }
 
   private unary(): Expr {
@@ -295,7 +308,7 @@ export class Parser {
       this.pos++;
     } else {
       this.error(DiagnosticCodes.UnclosedParenthesis, 'This `(` is not closed.', open, [
-        { title: 'Add `)` at the end', edits: [{ range: { start: this.text.length, end: this.text.length }, newText: ')' }] },
+        { title: 'Add `)` at the end', edits: [{ range: { start: this.end, end: this.end }, newText: ')' }] },
       ]);
     }
     // Parentheses only group: the tree keeps the inner node, widened to cover them for hover and folding.
@@ -339,12 +352,12 @@ export class Parser {
 
   private valueList(property: PropertyPath, operator: OperatorToken): Value {
     const open = this.tokens[this.pos++];
-    const items: ScalarValue[] = [];
+    const base = this.top;
     for (;;) {
       const tok = this.peek();
       if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'value', property, operator: operator.op });
       const item = this.scalar(tok);
-      if (item) items.push(item);
+      if (item) this.keep(item);
       else this.error(DiagnosticCodes.MissingValue, `A value was expected in the list, found ${describe(tok, this.text)}.`, tok.kind === T.EOF ? this.emptyAt(tok) : tok);
       const sep = this.peek();
       if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'listSeparator' });
@@ -354,12 +367,12 @@ export class Parser {
       }
       if (sep.kind === T.RParen) {
         this.pos++;
-        return { kind: 'list', items, range: { start: open.start, end: sep.end } };
+        return { kind: 'list', items: this.take<ScalarValue>(base), range: { start: open.start, end: sep.end } };
       }
       this.error(DiagnosticCodes.UnclosedParenthesis, 'The value list is not closed with `)`.', open, [
         { title: 'Close the list', edits: [{ range: { start: this.prevEnd(), end: this.prevEnd() }, newText: ')' }] },
       ]);
-      return { kind: 'list', items, range: { start: open.start, end: this.prevEnd() } };
+      return { kind: 'list', items: this.take<ScalarValue>(base), range: { start: open.start, end: this.prevEnd() } };
     }
   }
 
@@ -396,7 +409,7 @@ export class Parser {
     const quote = tok.kind === T.String ? (tok.quote ?? "'") : null;
     // A pooled token's text is sliced on every read: read it once.
     const value = this.val(tok);
-    if (this.wildcards && (value.includes('*') || value.includes('?'))) return { kind: 'wildcard', pattern: value, quote, range };
+    if (this.wildcards && hasWildcard(value)) return { kind: 'wildcard', pattern: value, quote, range };
     return { kind: 'literal', value, quote, range };
   }
 
@@ -445,7 +458,8 @@ export class Parser {
       if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'accessor', field: ref, dot: false });
       if (acc.kind === T.Word && acc.start === dot.end) {
         this.pos++;
-        ref.accessor = this.val(acc).split('.').filter((s) => s.length > 0);
+        const path = this.val(acc);
+        ref.accessor = path.indexOf('.') === -1 ? [path] : path.split('.').filter((s) => s.length > 0);
         ref.accessorRange = { start: acc.start, end: acc.end };
         ref.range = { start: fn.start, end: acc.end };
       } else {
@@ -487,6 +501,25 @@ export class Parser {
 
   // --- helpers ----------------------------------------------------------------------------
 
+  /**
+   * Pushes an element of the list being built onto the scratch stack. Lists nest (an operand is
+   * parsed before it is kept), so each list is a run at the top; `take` copies it out at its exact
+   * size, where `[first]` plus `push` would allocate room for seventeen.
+   */
+  private keep(x: unknown): void {
+    SCRATCH[this.top++] = x;
+  }
+
+  /** The list kept since `base`, as a new array; the scratch slots are cleared so they hold on to nothing. */
+  private take<E>(base: number): E[] {
+    const n = this.top - base;
+    // Short lists (nearly all of them) as literals: cheaper than the slice builtin.
+    const list = (n === 1 ? [SCRATCH[base]] : n === 2 ? [SCRATCH[base], SCRATCH[base + 1]] : SCRATCH.slice(base, this.top)) as E[];
+    for (let i = base; i < this.top; i++) SCRATCH[i] = undefined;
+    this.top = base;
+    return list;
+  }
+
   private startsOperand(tok: Token): boolean {
     switch (tok.kind) {
       case T.Word:
@@ -523,7 +556,7 @@ export class Parser {
   }
 
   private prevEnd(): number {
-    return this.pos > 0 ? this.tokens[this.pos - 1].end : 0;
+    return this.pos > 0 ? this.tokens[this.pos - 1].end : this.begin;
   }
 
   private emptyAt(tok: Range): Range {
@@ -571,6 +604,18 @@ function findCursorToken(tokens: Token[], last: number, cursor: number): number 
 }
 
 const NO_EXPECTATIONS: Expectation[] = [];
+
+/** Lists under construction, shared by all parses (a parse runs to its end before the next starts). */
+const SCRATCH: unknown[] = [];
+
+/** Whether a value holds `*` or `?`: one pass over char codes rather than two searches. */
+function hasWildcard(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 42 || c === 63) return true;
+  }
+  return false;
+}
 
 function dedupe(list: Expectation[]): Expectation[] {
   if (list.length === 0) return list;
@@ -628,4 +673,14 @@ export function parseExpression(text: string, options?: ParseOptions): ParseResu
 
 export function parseSort(text: string, options?: ParseOptions): ParseResult<SortExpression> {
   return new Parser(text, options).parseSort();
+}
+
+/** `parseExpression` of `text.slice(begin, end)`, with every offset in `text` (see the Parser constructor). */
+export function parseExpressionIn(text: string, begin: number, end: number, options?: ParseOptions): ParseResult<SearchExpression> {
+  return new Parser(text, options, begin, end).parseSearch();
+}
+
+/** `parseSort` of `text.slice(begin, end)`, with every offset in `text`. */
+export function parseSortIn(text: string, begin: number, end: number, options?: ParseOptions): ParseResult<SortExpression> {
+  return new Parser(text, options, begin, end).parseSort();
 }

@@ -3,7 +3,7 @@
 import type { ComparisonOperator, Criterion, Expr, FieldRef, PropertyPath, ScalarValue, SearchExpression, SortExpression, Value } from './ast';
 import {
   ACCESSORS_BY_DATA_TYPE,
-  ACCESSOR_TYPES as ACCESSOR_TYPES_,
+  ACCESSOR_INDEX as ACCESSOR_INDEX_,
   ALL_ACCESSORS as ALL_ACCESSORS_,
   OPERATORS_BY_TYPE as OPERATORS_BY_TYPE_,
   RANK_PROPERTY,
@@ -21,7 +21,11 @@ import { findField, type FieldSchema, type QuerySchema } from './schema';
 const lookupProperty = lookupProperty_;
 const OPERATORS_BY_TYPE = OPERATORS_BY_TYPE_;
 const ALL_ACCESSORS = ALL_ACCESSORS_;
-const ACCESSOR_TYPES = ACCESSOR_TYPES_;
+const ACCESSOR_INDEX = ACCESSOR_INDEX_;
+/** `OPERATORS_BY_TYPE` as sets in a map: the check runs per criterion. */
+const ALLOWED_OPERATORS: ReadonlyMap<PropertyType, ReadonlySet<ComparisonOperator>> = new Map(
+  (Object.keys(OPERATORS_BY_TYPE) as PropertyType[]).map((t) => [t, new Set(OPERATORS_BY_TYPE[t])]),
+);
 
 export interface CheckOptions {
   /** Which search runs the expression; selects the property catalogue. Default `records`. */
@@ -51,14 +55,20 @@ export function resolvePath(path: PropertyPath, target: QueryTarget, schema?: Qu
     return { type: info?.type ?? null, property: info };
   }
   const field = schema ? findField(schema, path.by, unescapeSlash(path.key)) : undefined;
-  const acc = path.accessor.length === 1 ? path.accessor[0].toLowerCase() : path.accessor.join('.').toLowerCase();
+  const acc = accessorText(path);
   if (field) {
-    const a = ACCESSORS_BY_DATA_TYPE[field.dataType].find((x) => x.path.toLowerCase() === acc);
+    const lower = acc.toLowerCase();
+    const a = ACCESSORS_BY_DATA_TYPE[field.dataType].find((x) => x.path.toLowerCase() === lower);
     return { type: a?.type ?? null, field, dataTypes: [field.dataType] };
   }
-  const entry = ALL_ACCESSORS.get(acc);
+  const entry = ACCESSOR_INDEX.get(acc);
   if (!entry) return { type: null };
-  return { type: ACCESSOR_TYPES.get(acc) ?? null, dataTypes: entry.dataTypes };
+  return { type: entry.type, dataTypes: entry.dataTypes };
+}
+
+/** The accessor as written, dotted (`Option.Name`); the usual single segment needs no join. */
+function accessorText(ref: FieldRef): string {
+  return ref.accessor.length === 1 ? ref.accessor[0] : ref.accessor.join('.');
 }
 
 /** Semantic diagnostics of a tree, appended to `out` when given (else to a new array), which is returned. */
@@ -70,10 +80,10 @@ export function checkExpression(ast: SearchExpression, options: CheckOptions = {
 
 export function checkSort(ast: SortExpression, options: CheckOptions = {}, out: Diagnostic[] = []): Diagnostic[] {
   const ctx: Ctx = { target: options.target ?? 'records', schema: options.schema, options, out };
-  for (const item of ast.items) {
-    const t = item.target;
+  for (let i = 0; i < ast.items.length; i++) {
+    const t = ast.items[i].target;
     if (t.kind === 'property') {
-      if (t.name.toLowerCase() === 'rank') continue;
+      if (t.name.length === 4 && t.name.toLowerCase() === 'rank') continue;
       const info = lookupProperty(ctx.target, t.name);
       if (!info) unknownProperty(t.name, t.range, ctx);
       else if (!info.sortable) {
@@ -103,7 +113,7 @@ function checkExpr(e: Expr, ctx: Ctx): void {
   switch (e.kind) {
     case 'and':
     case 'or':
-      for (const o of e.operands) checkExpr(o, ctx);
+      for (let i = 0; i < e.operands.length; i++) checkExpr(e.operands[i], ctx);
       return;
     case 'not':
       checkExpr(e.operand, ctx);
@@ -141,7 +151,7 @@ function checkCriterion(c: Criterion, ctx: Ctx): void {
 
   if (!c.operator) return;
   const op = c.operator.op;
-  if (type && !OPERATORS_BY_TYPE[type].includes(op)) {
+  if (type && !ALLOWED_OPERATORS.get(type)!.has(op)) {
     const suggestion = suggestOperator(op, type);
     ctx.out.push(
       diagnostic(
@@ -193,7 +203,7 @@ function checkFieldRef(ref: FieldRef, ctx: Ctx): ResolvedPath {
     );
     return resolved;
   }
-  const acc = ref.accessor.length === 1 ? ref.accessor[0] : ref.accessor.join('.');
+  const acc = accessorText(ref);
   const range = ref.accessorRange ?? ref.range;
   if (resolved.field) {
     const valid = ACCESSORS_BY_DATA_TYPE[resolved.field.dataType];
@@ -208,7 +218,7 @@ function checkFieldRef(ref: FieldRef, ctx: Ctx): ResolvedPath {
         ),
       );
     }
-  } else if (!ALL_ACCESSORS.has(acc.toLowerCase())) {
+  } else if (ACCESSOR_INDEX.get(acc) === undefined) {
     const all = [...ALL_ACCESSORS.values()].map((a) => a.path);
     const close = closest(acc, all);
     ctx.out.push(
@@ -226,7 +236,7 @@ function checkFieldRef(ref: FieldRef, ctx: Ctx): ResolvedPath {
 
 function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null, field: FieldSchema | undefined, path: PropertyPath, ctx: Ctx): void {
   if (v.kind === 'list') {
-    for (const item of v.items) checkValue(item, op, type, field, path, ctx);
+    for (let i = 0; i < v.items.length; i++) checkValue(v.items[i], op, type, field, path, ctx);
     return;
   }
   if (v.kind === 'placeholder') {
@@ -235,7 +245,7 @@ function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null,
   }
   const text = v.kind === 'literal' ? v.value : v.pattern;
   if (type === 'DateTime' && op === 'in') {
-    if (v.kind !== 'literal' || v.value.toLowerCase() !== 'today') {
+    if (v.kind !== 'literal' || !isToday(v.value)) {
       ctx.out.push(
         diagnostic(DiagnosticCodes.DateInOnlyToday, 'error', '`in` on a date supports only `today`.', v.range, [
           { title: 'Use `today`', edits: [{ range: v.range, newText: 'today' }] },
@@ -319,12 +329,24 @@ function checkPlaceholder(v: ScalarValue, ctx: Ctx): void {
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const LEGACY_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
+/** `today` in any case (no other string lower-cases to five characters spelling it). */
+function isToday(text: string): boolean {
+  return text.length === 5 && text.toLowerCase() === 'today';
+}
+
+/** The number written by the ASCII digits `text[start, end)` (the caller has matched them). */
+function digits(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) n = n * 10 + (text.charCodeAt(i) - 48);
+  return n;
+}
+
 function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
-  if (text.toLowerCase() === 'today') return;
+  if (isToday(text)) return;
   if (ISO_DATE.test(text)) {
-    const y = Number(text.slice(0, 4));
-    const m = Number(text.slice(5, 7));
-    const d = Number(text.slice(8, 10));
+    const y = digits(text, 0, 4);
+    const m = digits(text, 5, 7);
+    const d = digits(text, 8, 10);
     if (m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) invalid(ctx, v, `'${text}' is not a real date.`);
     return;
   }
@@ -385,8 +407,26 @@ function suggestOperator(op: ComparisonOperator, type: PropertyType): Comparison
   return allowed[0] ?? null;
 }
 
+/**
+ * 32 hex digits in groups of 8-4-4-4-12, each dash optional, optionally in braces (either brace
+ * alone too). By char codes: the check runs for every GUID value of a file.
+ */
 export function isGuid(text: string): boolean {
-  return /^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i.test(text);
+  let i = 0;
+  let n = text.length;
+  if (n > 0 && text.charCodeAt(0) === 123 /* { */) i++;
+  if (n > i && text.charCodeAt(n - 1) === 125 /* } */) n--;
+  for (let g = 0; g < GUID_GROUPS.length; g++) {
+    if (g > 0 && i < n && text.charCodeAt(i) === 45 /* - */) i++;
+    for (let k = 0; k < GUID_GROUPS[g]; k++, i++) if (i >= n || !isHex(text.charCodeAt(i))) return false;
+  }
+  return i === n;
+}
+
+const GUID_GROUPS = [8, 4, 4, 4, 12];
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 }
 
 function daysIn(y: number, m: number): number {
