@@ -51,6 +51,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
 
   /** Refetches below `node` (or everything). Keys stay the same, so VS Code keeps what was expanded. */
   refresh(node?: ExplorerNode): void {
+    // VS Code knows the element it was last given for a key; a caller may hold an older copy.
+    if (node) node = this.nodes.get(keyOf(node)) ?? node;
     if (!node) {
       this.roots = undefined;
       this.childClassifications.clear();
