@@ -152,13 +152,13 @@ function build(init: Init): void {
       field('autoClose', 'Closes itself when done (autoClose)', input('autoClose', 'checkbox')),
       field('workGroupAction', 'Workgroup action', workGroup),
       field('autoAccept', 'Accept automatically', input('autoAccept', 'checkbox')),
-      el('div', { className: 'field' }, el('label', { htmlFor: 'canDelegate' }, 'Assignees may delegate'), input('canDelegate', 'checkbox')),
+      el('div', { className: 'field' }, el('label', { htmlFor: 'canDelegate' }, 'Assignees may delegate'), el('div', { className: 'controls' }, input('canDelegate', 'checkbox'))),
     ),
     el('fieldset', {},
       el('legend', {}, 'People: assignees or task roles, not both'),
       el('div', { className: 'row' }, kindAssignees, el('label', { htmlFor: 'kind-assignees' }, 'Assignees (users or groups)'), kindRoles, el('label', { htmlFor: 'kind-roles' }, 'Task roles')),
       field('people', 'Users and groups', people),
-      el('div', { className: 'field' }, el('label', { htmlFor: 'roleIds' }, 'Role ids (task roles only)'), roleIds),
+      el('div', { className: 'field' }, el('label', { htmlFor: 'roleIds' }, 'Role ids (task roles only)'), el('div', { className: 'controls' }, roleIds)),
     ),
     field('form', '', createButton),
     result,
@@ -191,7 +191,6 @@ function show(v: Validation): void {
   }
   for (const [key, slot] of Object.entries(computedSlots!)) slot.textContent = v.computed?.field === key ? `computed: ${v.computed.text}` : '';
   createButton.disabled = false;
-  createButton.setAttribute('aria-disabled', String(Object.keys(v.errors).length > 0));
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

@@ -285,17 +285,23 @@ export function checkTaskForm(
       isCaller: () => false,
     });
     for (const v of settled.violations) add(fieldOf(v), v.message);
-    const calendar = project.calendars.find((c) => c.id === (read.request!.workScheduleId ?? project.defaultCalendarId));
-    if (calendar && given === 2) {
-      const now = parseNaive(naiveNow(context.now ?? new Date()))!;
-      const dates = resolveDates(read.request, calendar, now);
-      if (!form.beginDate.trim()) computed = { field: 'beginDate', text: formatNaive(dates.begin) };
-      else if (!form.endDate.trim()) computed = { field: 'endDate', text: formatNaive(dates.end) };
-      else computed = { field: 'duration', text: formatDuration(dates.duration) };
-    }
-    if (calendar && given === 3 && resolveDates(read.request, calendar, 0).mismatch) {
-      warnings.duration = `${TaskMessages.mismatch}: the service will create the task with default dates`;
-    }
+  }
+  // The computed date or duration shows while other fields still have errors: only the dates, the duration
+  // and the calendar are read here (with a stand-in assignee, since people do not move dates).
+  const dated = readSimpleTaskRequest({
+    ProjectId: 0,
+    ...Object.fromEntries(Object.entries(body).filter(([k]) => /date|duration|workscheduleid/i.test(k))),
+    assignees: [{ userID: 1 }],
+  }).request;
+  const calendar = project && dated && project.calendars.find((c) => c.id === (dated.workScheduleId ?? project.defaultCalendarId));
+  if (dated && calendar && given === 2) {
+    const dates = resolveDates(dated, calendar, parseNaive(naiveNow(context.now ?? new Date()))!);
+    if (!form.beginDate.trim()) computed = { field: 'beginDate', text: formatNaive(dates.begin) };
+    else if (!form.endDate.trim()) computed = { field: 'endDate', text: formatNaive(dates.end) };
+    else computed = { field: 'duration', text: formatDuration(dates.duration) };
+  }
+  if (dated && calendar && given === 3 && resolveDates(dated, calendar, 0).mismatch) {
+    warnings.duration = `${TaskMessages.mismatch}: the service will create the task with default dates`;
   }
   const ok = Object.keys(errors).length === 0;
   return { errors, warnings, computed, statuses, startTypes, calendars, disabled, ...(ok ? { body: body as unknown as SimpleTaskBody } : {}) };

@@ -64,6 +64,13 @@ describe('task form', () => {
     assert.equal(formatDuration(5 * 480 + 240), '5 d 4 h');
   });
 
+  it('shows the computed value while other fields still have errors', () => {
+    const check = checkTaskForm(form({ principals: [], endDate: '2026-11-25T13:00', durationDays: '' }), ctx);
+    assert.equal(check.errors.people, TaskMessages.noAssignees);
+    assert.deepEqual(check.computed, { field: 'duration', text: '2 d 4 h' });
+    assert.equal(checkTaskForm(form({ beginDate: 'soon' }), ctx).computed, undefined);
+  });
+
   it('asks for two of begin, end and duration, and warns when all three disagree', () => {
     assert.match(checkTaskForm(form({ durationDays: '' }), ctx).errors.endDate ?? '', /two of begin, end and duration/);
     const three = checkTaskForm(form({ endDate: '2026-11-23T17:00', durationDays: '3' }), ctx);
