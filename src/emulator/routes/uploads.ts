@@ -7,7 +7,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { BlobTooLargeError, type BlobStore, type WrittenBlob } from '../blobs';
+import { BlobTooLargeError, type WrittenBlob } from '../blobs';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 import { normaliseGuid } from '../hal';
@@ -19,8 +19,6 @@ const MAX_SEGMENT_BYTES = 1024 ** 3;
 const MAX_SEGMENTS = 100_000;
 const FORBIDDEN = /[<>:"/\\|?*]/g;
 const HOUR = 3_600_000;
-/** Sessions assembled while their segments arrive; more open sessions than this are assembled at commit. */
-const MAX_ASSEMBLIES = 64;
 /** Unfinished sessions and never-used tokens live this long; consumed and cancelled rows a little. */
 const ABANDONED_AFTER = 24 * HOUR;
 const FORGET_AFTER = HOUR;
@@ -54,87 +52,8 @@ function listIndexes(indexes: number[]): string {
   return indexes.length > 20 ? `${indexes.slice(0, 20).join(', ')} … (${indexes.length} in all)` : indexes.join(', ');
 }
 
-/**
- * Appends a session's segments in index order into one new blob while they arrive, so that the commit of a
- * session whose segments came (roughly) in order only has to close the blob instead of copying every byte.
- * It lives in memory only: after a restart, or when a segment it already appended is replaced, it gives up and
- * the commit assembles from the stored segments. The blob it writes is named by no row until the commit's
- * transaction, and `appended` says exactly which segment blobs went into it, so the commit can check them.
- */
-class Assembly {
-  private next = 0;
-  readonly appended: string[] = [];
-  private readonly available = new Map<number, string>();
-  private endAt: number | undefined;
-  private failure: Error | undefined;
-  private wake: (() => void) | undefined;
-  private readonly result: Promise<WrittenBlob>;
-
-  constructor(blobs: BlobStore) {
-    this.result = blobs.write(this.bytes(blobs));
-    // Observed by finish(); an abandoned assembly must not become an unhandled rejection.
-    this.result.catch(() => undefined);
-  }
-
-  private async *bytes(blobs: BlobStore): AsyncGenerator<Uint8Array> {
-    for (;;) {
-      if (this.failure) throw this.failure;
-      if (this.endAt !== undefined && this.next >= this.endAt) return;
-      const key = this.available.get(this.next);
-      if (key === undefined) {
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        continue;
-      }
-      for await (const chunk of createReadStream(blobs.path(key), { highWaterMark: 1 << 20 })) {
-        if (this.failure) throw this.failure;
-        yield chunk as Uint8Array;
-      }
-      this.appended.push(key);
-      this.next++;
-    }
-  }
-
-  /** A segment was stored (or replaced) under `key`. */
-  offer(index: number, key: string): void {
-    if (index < this.next) return this.abort(new Error(`segment ${index} was replaced after it was appended`));
-    this.available.set(index, key);
-    this.poke();
-  }
-
-  abort(reason: Error): void {
-    this.failure ??= reason;
-    this.poke();
-  }
-
-  /** Ends the blob after `count` segments; undefined when this assembly cannot be used. */
-  async finish(count: number): Promise<{ blob: WrittenBlob; keys: string[] } | undefined> {
-    if (this.failure || this.next > count) {
-      this.abort(new Error('not usable'));
-      return undefined;
-    }
-    this.endAt = count;
-    this.poke();
-    try {
-      return { blob: await this.result, keys: this.appended };
-    } catch {
-      return undefined;
-    }
-  }
-
-  private poke(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-}
-
 export async function register(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
   const { store, errors, blobs } = ctx;
-  const assemblies = new Map<string, Assembly>();
-  const dropAssembly = (token: string) => {
-    assemblies.get(token)?.abort(new Error('dropped'));
-    assemblies.delete(token);
-  };
 
   function checkFilename(raw: unknown, where: string): string {
     if (typeof raw !== 'string' || raw.trim() === '') throw errors.uploadRule(`${where} needs a file name ('filename').`);
@@ -246,10 +165,6 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       return [...segs.map((s) => s.blob), ...ups.map((u) => u.blob)];
     });
     await removeBlobs(doomed);
-    if (assemblies.size) {
-      const open = new Set((await store.query<{ token: string }>(`SELECT token FROM uploads WHERE state = 'open' AND kind = 'segmented'`)).map((r) => r.token));
-      for (const token of [...assemblies.keys()]) if (!open.has(token)) dropAssembly(token);
-    }
     if (doomed.length) ctx.log(`upload sweep removed ${doomed.length} blob(s)`);
   }
 
@@ -285,7 +200,6 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         `INSERT INTO uploads (token, file_id, filename, kind, state, user_id, created_on) VALUES ($1, $2, $3, 'segmented', 'open', $4, $5)`,
         [token, newGuid(), filename, caller.userId, ctx.clock.now()],
       );
-      if (assemblies.size < MAX_ASSEMBLIES) assemblies.set(token, new Assembly(blobs));
       return { uri: `/uploads/segments/${encodeURIComponent(token)}`, token };
     });
 
@@ -320,7 +234,6 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           await removeBlobs([written.key]);
           throw err;
         }
-        assemblies.get(token)?.offer(index, written.key);
         await removeBlobs([replaced]);
         return reply.code(202).send();
       },
@@ -358,18 +271,11 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           throw errors.uploadRule(`Cannot commit: ${parts.join('; ')} (segmentcount ${count}, segments received: ${segments.length}).`);
         }
 
-        // The blob assembled while the segments arrived is used when it holds exactly the stored segments. Taken
-        // out of the map first, so a concurrent commit of the same session cannot share (and then remove) it.
-        const assembly = assemblies.get(token);
-        assemblies.delete(token);
-        const early = await assembly?.finish(count);
-        const usable = early !== undefined && early.keys.length === segments.length && early.keys.every((key, i) => key === segments[i].blob);
-        if (early && !usable) await removeBlobs([early.blob.key]);
-        // Otherwise re-assembly streams every segment in order into one new blob, outside any transaction (it may
-        // take seconds); the blob becomes visible only through the row update below, so a crash leaves no half file.
+        // Re-assembly streams every segment in order into one new blob, outside any transaction (it may take
+        // seconds); the blob becomes visible only through the row update below, so a crash leaves no half file.
         let assembled: WrittenBlob;
         try {
-          assembled = usable ? early.blob : await blobs.write(
+          assembled = await blobs.write(
             (async function* () {
               // Large reads: the copy is bound by per-chunk overhead, not by the disk.
               for (const segment of segments) yield* createReadStream(blobs.path(segment.blob), { highWaterMark: 1 << 20 }) as Readable & AsyncIterable<Uint8Array>;
@@ -410,7 +316,6 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         const segs = await tx.query<{ blob: string }>(`DELETE FROM upload_segments WHERE token = $1 RETURNING blob`, [token]);
         return [row.blob, ...segs.map((s) => s.blob)];
       });
-      dropAssembly(token);
       await removeBlobs(doomed);
     }
 
@@ -487,8 +392,5 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   ctx.background(sweep);
   const timer = setInterval(() => ctx.background(sweep), HOUR);
   timer.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    for (const token of [...assemblies.keys()]) dropAssembly(token);
-  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }
