@@ -20,7 +20,10 @@ export class TaskCommands implements vscode.Disposable {
     const d = this.disposables;
     registerCommand(d, log, Commands.tasksCreate, () => this.load().createTask());
     registerCommand(d, log, Commands.tasksDelegate, (taskId?: number, taskAssigneeId?: number, newUserId?: number) => this.load().delegate(taskId, taskAssigneeId, newUserId));
-    registerCommand(d, log, Commands.tasksAttach, (taskId?: number, file?: vscode.Uri, title?: string) => this.load().attach(taskId, file, title));
+    // From the Explorer's context menu the file comes first; from the palette or a caller, the task id.
+    registerCommand(d, log, Commands.tasksAttach, (first?: unknown, file?: unknown, title?: unknown) =>
+      first instanceof vscode.Uri ? this.load().attach(undefined, first) : this.load().attach(first, file, title),
+    );
   }
 
   /** The task module, loaded on first use (the test suite reads the open form through it). */
