@@ -4,13 +4,14 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DamClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import type { FetchInitLike, FetchLike } from '../../src/api/http';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/profile';
+import { startEmulator } from '../../src/emulator/server';
 import { USER_AGENT, failure } from './helpers';
 
 function startProcess(data: string, port = 0): Promise<{ child: ChildProcess; url: string; port: number }> {
@@ -113,5 +114,56 @@ describe('uploads: emulator killed mid segmented upload (kill -9) and restarted'
     const commit = await failure<ApiError>(() => client.uploads.commit(abandoned.token, 'abandoned.bin', 3));
     assert.equal(commit.status, 400);
     assert.match(commit.exceptionMessage ?? '', /index\(es\) 2 missing/);
+  });
+});
+
+/** Blob files under <data>/blobs (the temporary folder of partial writes excluded). */
+function blobFiles(data: string): string[] {
+  const root = join(data, 'blobs');
+  return readdirSync(root).filter((d) => d !== 'tmp').flatMap((d) => readdirSync(join(root, d)));
+}
+
+describe('uploads: the sweep removes what nobody will use', function () {
+  this.timeout(300_000);
+  let data: string;
+  before(() => {
+    data = mkdtempSync(join(tmpdir(), 'dam-upload-sweep-'));
+  });
+  after(() => rmSync(data, { recursive: true, force: true }));
+
+  it('after a day, unused uploads and abandoned sessions lose their blobs; the blob of a consumed upload stays with its version', async () => {
+    const first = await startEmulator({ data, port: 0, seed: 'empty' });
+    let recordId: string;
+    try {
+      const client = new DamClient({ profile: emulatorProfile(first.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+      const used = await client.uploads.upload({ filename: 'used.bin', data: randomBytes(1000) });
+      recordId = String((await client.files.createRecordFromUpload({ token: used.token, title: 'kept by its version' })).id);
+      await client.uploads.upload({ filename: 'unused.bin', data: randomBytes(1000) });
+      const session = await client.uploads.openSession('abandoned.bin');
+      await client.uploads.uploadSegment(session.token, 0, randomBytes(1000), 'abandoned.bin.segment0');
+    } finally {
+      await first.close();
+    }
+    const before = blobFiles(data);
+    assert.ok(before.length >= 3, `blobs before the sweep: ${before.length}`);
+
+    // A day later: the sweep runs at start, and close() waits for it.
+    const later = await startEmulator({ data, port: 0, seed: 'empty', clock: { now: () => new Date(Date.now() + 25 * 3_600_000) } });
+    await later.close();
+    const after = blobFiles(data);
+    assert.equal(before.length - after.length, 2, 'the unused upload and the abandoned segment are gone');
+
+    // The version made from the consumed upload still downloads.
+    const third = await startEmulator({ data, port: 0, seed: 'empty' });
+    try {
+      const client = new DamClient({ profile: emulatorProfile(third.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+      const version = await client.files.latestVersion(recordId);
+      const download = await client.files.download(version!);
+      let size = 0;
+      for await (const chunk of download.body) size += (chunk as Buffer).length;
+      assert.equal(size, 1000);
+    } finally {
+      await third.close();
+    }
   });
 });
