@@ -42,26 +42,28 @@ function sameWord(text: string, start: number, lower: string): boolean {
   return true;
 }
 
-/** Most words are not reserved: decide by length and first letter, and never allocate. */
+/**
+ * Most words are not reserved: decide by first letter and length, and never allocate. The letter
+ * test is ASCII case folding (`| 32` maps only A–Z onto a–z), as `sameWord` compares.
+ */
 function keywordAt(text: string, start: number, length: number): Keyword {
-  // First letters of reserved words (a c d f i n o), in either case; anything else is a plain word.
-  const c = text.charCodeAt(start) | 32;
-  if (c !== 97 && c !== 99 && c !== 100 && c !== 102 && c !== 105 && c !== 110 && c !== 111) return KW.None;
-  switch (length) {
-    case 2:
-      return sameWord(text, start, 'or') ? KW.Or : sameWord(text, start, 'in') ? KW.In : KW.None;
-    case 3:
-      return sameWord(text, start, 'and') ? KW.And : sameWord(text, start, 'not') ? KW.Not : sameWord(text, start, 'asc') ? KW.Asc : KW.None;
-    case 4:
-      return sameWord(text, start, 'desc') ? KW.Desc : KW.None;
-    case 7:
-      return sameWord(text, start, 'fieldid') ? KW.FieldId : KW.None;
-    case 8:
-      return sameWord(text, start, 'contains') ? KW.Contains : KW.None;
-    case 9:
-      return sameWord(text, start, 'fieldname') ? KW.FieldName : KW.None;
-    case 10:
-      return sameWord(text, start, 'fieldlabel') ? KW.FieldLabel : KW.None;
+  switch (text.charCodeAt(start) | 32) {
+    case 97: // a
+      return length !== 3 ? KW.None : sameWord(text, start, 'and') ? KW.And : sameWord(text, start, 'asc') ? KW.Asc : KW.None;
+    case 99: // c
+      return length === 8 && sameWord(text, start, 'contains') ? KW.Contains : KW.None;
+    case 100: // d
+      return length === 4 && sameWord(text, start, 'desc') ? KW.Desc : KW.None;
+    case 102: // f
+      if (length === 7) return sameWord(text, start, 'fieldid') ? KW.FieldId : KW.None;
+      if (length === 9) return sameWord(text, start, 'fieldname') ? KW.FieldName : KW.None;
+      return length === 10 && sameWord(text, start, 'fieldlabel') ? KW.FieldLabel : KW.None;
+    case 105: // i
+      return length === 2 && sameWord(text, start, 'in') ? KW.In : KW.None;
+    case 110: // n
+      return length === 3 && sameWord(text, start, 'not') ? KW.Not : KW.None;
+    case 111: // o
+      return length === 2 && sameWord(text, start, 'or') ? KW.Or : KW.None;
     default:
       return KW.None;
   }
@@ -104,16 +106,18 @@ export interface Token {
   quote: '"' | "'" | null;
   /** False only for a String without its closing quote. */
   terminated: boolean;
+  /** Word/String: whether the text holds `*` or `?` (escaped or not), i.e. may be a wildcard pattern. */
+  wild: boolean;
 }
 
 /** Every token has the same shape, which keeps the parser's property reads monomorphic. */
 function tok(kind: TokenKind, start: number, end: number, value: string | null): Token {
-  return { kind, start, end, value, kw: KW.None, quote: null, terminated: true };
+  return { kind, start, end, value, kw: KW.None, quote: null, terminated: true, wild: false };
 }
 
 const SPACE = 32, TAB = 9, LF = 10, CR = 13, FF = 12, VT = 11, NBSP = 160;
 const LPAREN = 40, RPAREN = 41, COMMA = 44, DOT = 46, EQ = 61, LT = 60, GT = 62, BANG = 33;
-const DQUOTE = 34, SQUOTE = 39, PLUS = 43, MINUS = 45, QUESTION = 63, AT = 64, BACKSLASH = 92, SEMI = 59, SLASH = 47;
+const DQUOTE = 34, SQUOTE = 39, PLUS = 43, MINUS = 45, QUESTION = 63, AT = 64, BACKSLASH = 92, SEMI = 59, SLASH = 47, STAR = 42;
 
 // Character classes as lookup tables over Latin-1; everything above it belongs to words.
 const SPACE_TABLE = new Uint8Array(161);
@@ -121,8 +125,11 @@ const BREAK_TABLE = new Uint8Array(161);
 for (const c of [SPACE, TAB, LF, CR, FF, VT, NBSP]) SPACE_TABLE[c] = 1;
 for (let c = 0; c <= SPACE; c++) BREAK_TABLE[c] = 1;
 for (const c of [NBSP, LPAREN, RPAREN, COMMA, EQ, LT, GT, BANG, DQUOTE, SQUOTE, SEMI]) BREAK_TABLE[c] = 1;
-// The backslash does not end a word, but lexWord must stop on it to read the escape.
+// The backslash does not end a word, but lexWord must stop on it to read the escape; it notes `*`
+// and `?` (3) on the way, so the parser never searches a value for wildcards.
 BREAK_TABLE[BACKSLASH] = 2;
+BREAK_TABLE[STAR] = 3;
+BREAK_TABLE[QUESTION] = 3;
 
 function isSpace(c: number): boolean {
   return c <= NBSP && SPACE_TABLE[c] === 1;
@@ -159,6 +166,7 @@ function emit(kind: TokenKind, start: number, end: number, value: string | null)
       t.kw = KW.None;
       t.quote = null;
       t.terminated = true;
+      t.wild = false;
     }
   } else {
     t = tok(kind, start, end, value);
@@ -304,14 +312,21 @@ function lexWith(text: string, into: Token[], pool: boolean, start = 0, end = te
 function lexWord(text: string, i: number, n: number, diagnostics: Diagnostic[]): number {
   const start = i;
   let escaped = false;
+  let wild = false;
   while (i < n) {
     const c = text.charCodeAt(i);
     // One table read decides the common case: a plain word character (0 in the table).
-    if (c > NBSP || BREAK_TABLE[c] === 0) {
+    const k = c > NBSP ? 0 : BREAK_TABLE[c];
+    if (k === 0) {
       i++;
       continue;
     }
-    if (c !== BACKSLASH) break;
+    if (k === 3) {
+      wild = true;
+      i++;
+      continue;
+    }
+    if (k !== 2) break;
     if (i + 1 >= n) {
       diagnostics.push(
         diagnostic(DiagnosticCodes.DanglingEscape, 'error', 'A backslash at the end escapes nothing; remove it or write `\\\\`.', { start: i, end: i + 1 }),
@@ -320,17 +335,20 @@ function lexWord(text: string, i: number, n: number, diagnostics: Diagnostic[]):
       break;
     }
     escaped = true;
+    const e = text.charCodeAt(i + 1);
+    if (e === STAR || e === QUESTION) wild = true;
     i += 2;
   }
   if (escaped) {
     // An escaped word (`\and`) is never a keyword: escaping is how one writes the word itself.
-    emit(T.Word, start, i, decodeEscapes(text.slice(start, i)));
+    emit(T.Word, start, i, decodeEscapes(text.slice(start, i))).wild = wild;
     return i;
   }
   const kw = keywordAt(text, start, i - start);
   // A pooled token leaves even a keyword's text to be read on demand: the parser rarely needs it.
   const t = emit(T.Word, start, i, out.pooled ? null : kw !== KW.None ? spelling(text, start, i - start, kw) : text.slice(start, i));
   t.kw = kw;
+  t.wild = wild;
   return i;
 }
 
@@ -339,10 +357,13 @@ function lexString(text: string, i: number, n: number, quote: number, diagnostic
   i++;
   let escaped = false;
   let terminated = false;
+  let wild = false;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH) {
       escaped = true;
+      const e = i + 1 < n ? text.charCodeAt(i + 1) : -1;
+      if (e === STAR || e === QUESTION) wild = true;
       i += 2;
       continue;
     }
@@ -351,6 +372,7 @@ function lexString(text: string, i: number, n: number, quote: number, diagnostic
       i++;
       break;
     }
+    if (c === STAR || c === QUESTION) wild = true;
     i++;
   }
   if (i > n) i = n;
@@ -366,6 +388,7 @@ function lexString(text: string, i: number, n: number, quote: number, diagnostic
   const t = emit(T.String, start, i, escaped ? decodeEscapes(inner) : out.pooled ? null : inner);
   t.quote = q;
   t.terminated = terminated;
+  t.wild = wild;
   return i;
 }
 

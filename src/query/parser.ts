@@ -102,32 +102,43 @@ function isWord(tok: Token, kw: Keyword): boolean {
  * never throws and always consumes the whole input.
  */
 export class Parser {
-  private readonly tokens: Token[];
-  private pos = 0;
+  private text!: string;
+  private begin!: number;
+  private end!: number;
+  private tokens!: Token[];
+  private pos!: number;
   /** Top of `SCRATCH` for this parse (see `keep`). */
-  private top = 0;
-  private depth = 0;
-  private placeholderIndex = 0;
-  private quiet = false;
-  private readonly diagnostics: Diagnostic[];
-  private readonly expected: Expectation[];
-  private readonly last: number;
-  private readonly cursorIndex: number;
-  private readonly wildcards: boolean;
-  private readonly defaultOp: LogicalOperator;
+  private top!: number;
+  private depth!: number;
+  private placeholderIndex!: number;
+  private quiet!: boolean;
+  private diagnostics!: Diagnostic[];
+  private expected!: Expectation[];
+  private last!: number;
+  private cursorIndex!: number;
+  private wildcards!: boolean;
+  private defaultOp!: LogicalOperator;
 
   /**
    * Parses `text[begin, end)` in place: ranges in the tree and the diagnostics are offsets of `text`
    * (a linter hands in a whole `.dam-query` file and gets file offsets without shifting anything).
    */
-  constructor(
-    private readonly text: string,
-    options: ParseOptions = {},
-    private readonly begin = 0,
-    private readonly end = text.length,
-  ) {
+  constructor(text: string, options: ParseOptions = {}, begin = 0, end = text.length) {
+    this.reset(text, options, begin, end);
+  }
+
+  /** Readies the parser for another text, as the constructor does (a linter reuses one parser for a file's sections). */
+  reset(text: string, options: ParseOptions, begin: number, end: number): this {
     const lexed = lexPooled(text, begin, end);
+    this.text = text;
+    this.begin = begin;
+    this.end = end;
     this.tokens = lexed.tokens;
+    this.pos = 0;
+    this.top = 0;
+    this.depth = 0;
+    this.placeholderIndex = 0;
+    this.quiet = false;
     this.last = lexed.count - 1;
     this.diagnostics = lexed.diagnostics;
     this.wildcards = options.supportWildcards ?? true;
@@ -135,6 +146,7 @@ export class Parser {
     this.cursorIndex = options.cursor === undefined ? -1 : findCursorToken(this.tokens, this.last, options.cursor);
     // Without a cursor nothing is ever recorded: share one empty list rather than allocate per parse.
     this.expected = this.cursorIndex === -1 ? NO_EXPECTATIONS : [];
+    return this;
   }
 
   parseSearch(): ParseResult<SearchExpression> {
@@ -409,7 +421,7 @@ export class Parser {
     const quote = tok.kind === T.String ? (tok.quote ?? "'") : null;
     // A pooled token's text is sliced on every read: read it once.
     const value = this.val(tok);
-    if (this.wildcards && hasWildcard(value)) return { kind: 'wildcard', pattern: value, quote, range };
+    if (this.wildcards && tok.wild) return { kind: 'wildcard', pattern: value, quote, range };
     return { kind: 'literal', value, quote, range };
   }
 
@@ -459,7 +471,7 @@ export class Parser {
       if (acc.kind === T.Word && acc.start === dot.end) {
         this.pos++;
         const path = this.val(acc);
-        ref.accessor = path.indexOf('.') === -1 ? [path] : path.split('.').filter((s) => s.length > 0);
+        ref.accessor = hasDot(path) ? path.split('.').filter((s) => s.length > 0) : [path];
         ref.accessorRange = { start: acc.start, end: acc.end };
         ref.range = { start: fn.start, end: acc.end };
       } else {
@@ -605,17 +617,14 @@ function findCursorToken(tokens: Token[], last: number, cursor: number): number 
 
 const NO_EXPECTATIONS: Expectation[] = [];
 
-/** Lists under construction, shared by all parses (a parse runs to its end before the next starts). */
-const SCRATCH: unknown[] = [];
-
-/** Whether a value holds `*` or `?`: one pass over char codes rather than two searches. */
-function hasWildcard(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 42 || c === 63) return true;
-  }
+/** Whether a word holds a dot; accessors are short, so a loop beats the `indexOf` call. */
+function hasDot(word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) === 46) return true;
   return false;
 }
+
+/** Lists under construction, shared by all parses (a parse runs to its end before the next starts). */
+const SCRATCH: unknown[] = [];
 
 function dedupe(list: Expectation[]): Expectation[] {
   if (list.length === 0) return list;
@@ -675,12 +684,17 @@ export function parseSort(text: string, options?: ParseOptions): ParseResult<Sor
   return new Parser(text, options).parseSort();
 }
 
-/** `parseExpression` of `text.slice(begin, end)`, with every offset in `text` (see the Parser constructor). */
-export function parseExpressionIn(text: string, begin: number, end: number, options?: ParseOptions): ParseResult<SearchExpression> {
-  return new Parser(text, options, begin, end).parseSearch();
+/**
+ * `parseExpression` of `text.slice(begin, end)`, with every offset in `text` (see the Parser
+ * constructor). One parser serves every call: a parse runs to its end before the next begins.
+ */
+export function parseExpressionIn(text: string, begin: number, end: number, options: ParseOptions = {}): ParseResult<SearchExpression> {
+  return (shared ??= new Parser('')).reset(text, options, begin, end).parseSearch();
 }
 
 /** `parseSort` of `text.slice(begin, end)`, with every offset in `text`. */
-export function parseSortIn(text: string, begin: number, end: number, options?: ParseOptions): ParseResult<SortExpression> {
-  return new Parser(text, options, begin, end).parseSort();
+export function parseSortIn(text: string, begin: number, end: number, options: ParseOptions = {}): ParseResult<SortExpression> {
+  return (shared ??= new Parser('')).reset(text, options, begin, end).parseSort();
 }
+
+let shared: Parser | undefined;

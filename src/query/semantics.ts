@@ -22,10 +22,111 @@ const lookupProperty = lookupProperty_;
 const OPERATORS_BY_TYPE = OPERATORS_BY_TYPE_;
 const ALL_ACCESSORS = ALL_ACCESSORS_;
 const ACCESSOR_INDEX = ACCESSOR_INDEX_;
-/** `OPERATORS_BY_TYPE` as sets in a map: the check runs per criterion. */
-const ALLOWED_OPERATORS: ReadonlyMap<PropertyType, ReadonlySet<ComparisonOperator>> = new Map(
-  (Object.keys(OPERATORS_BY_TYPE) as PropertyType[]).map((t) => [t, new Set(OPERATORS_BY_TYPE[t])]),
-);
+
+/** A bit per comparison operator, for the masks below (string switches compare interned pointers). */
+function operatorBit(op: ComparisonOperator): number {
+  switch (op) {
+    case '=':
+      return 1;
+    case '>':
+      return 2;
+    case '>=':
+      return 4;
+    case '<':
+      return 8;
+    case '<=':
+      return 16;
+    case '<>':
+      return 32;
+    case 'in':
+      return 64;
+    case 'contains':
+      return 128;
+  }
+}
+
+function maskOf(type: PropertyType): number {
+  let mask = 0;
+  for (const op of OPERATORS_BY_TYPE[type]) mask |= operatorBit(op);
+  return mask;
+}
+
+// OPERATORS_BY_TYPE as bit masks: the check runs per criterion.
+const STRING_OPS = maskOf('String');
+const DATE_OPS = maskOf('DateTime');
+const GUID_OPS = maskOf('Guid');
+const NUMERIC_OPS = maskOf('Numeric');
+const BOOLEAN_OPS = maskOf('Boolean');
+const USER_OPS = maskOf('User');
+const CLASSIFICATION_OPS = maskOf('Classification');
+
+function operatorAllowed(type: PropertyType, op: ComparisonOperator): boolean {
+  let mask: number;
+  switch (type) {
+    case 'String':
+      mask = STRING_OPS;
+      break;
+    case 'DateTime':
+      mask = DATE_OPS;
+      break;
+    case 'Guid':
+      mask = GUID_OPS;
+      break;
+    case 'Numeric':
+      mask = NUMERIC_OPS;
+      break;
+    case 'Boolean':
+      mask = BOOLEAN_OPS;
+      break;
+    case 'User':
+      mask = USER_OPS;
+      break;
+    case 'Classification':
+      mask = CLASSIFICATION_OPS;
+      break;
+  }
+  return (mask & operatorBit(op)) !== 0;
+}
+
+/** `/^-?\d+(\.\d+)?$/` by char codes (per numeric value of a file). */
+function isNumber(text: string): boolean {
+  let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const intStart = i;
+  while (isDigit(text.charCodeAt(i))) i++;
+  if (i === intStart) return false;
+  if (i === text.length) return true;
+  if (text.charCodeAt(i) !== 46 /* . */) return false;
+  const fracStart = ++i;
+  while (isDigit(text.charCodeAt(i))) i++;
+  return i > fracStart && i === text.length;
+}
+
+/** `/^(true|false|1|0)$/i`: a case-insensitive regular expression without the `u` flag folds ASCII only. */
+function isBoolean(text: string): boolean {
+  switch (text.length) {
+    case 1:
+      return text === '1' || text === '0';
+    case 4:
+      return sameAscii(text, 'true');
+    case 5:
+      return sameAscii(text, 'false');
+    default:
+      return false;
+  }
+}
+
+/** Whether `text` is `lower` (lower-case ASCII letters) in any ASCII case. */
+function sameAscii(text: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== lower.charCodeAt(i) && c + 32 !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
 
 export interface CheckOptions {
   /** Which search runs the expression; selects the property catalogue. Default `records`. */
@@ -151,7 +252,7 @@ function checkCriterion(c: Criterion, ctx: Ctx): void {
 
   if (!c.operator) return;
   const op = c.operator.op;
-  if (type && !ALLOWED_OPERATORS.get(type)!.has(op)) {
+  if (type && !operatorAllowed(type, op)) {
     const suggestion = suggestOperator(op, type);
     ctx.out.push(
       diagnostic(
@@ -218,7 +319,8 @@ function checkFieldRef(ref: FieldRef, ctx: Ctx): ResolvedPath {
         ),
       );
     }
-  } else if (ACCESSOR_INDEX.get(acc) === undefined) {
+  } else if (resolved.dataTypes === undefined) {
+    // resolvePath found no data type with this accessor.
     const all = [...ALL_ACCESSORS.values()].map((a) => a.path);
     const close = closest(acc, all);
     ctx.out.push(
@@ -267,10 +369,10 @@ function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null,
       checkDate(text, v, ctx);
       return;
     case 'Numeric':
-      if (!/^-?\d+(\.\d+)?$/.test(text)) invalid(ctx, v, `'${text}' is not a number.`);
+      if (!isNumber(text)) invalid(ctx, v, `'${text}' is not a number.`);
       return;
     case 'Boolean':
-      if (!/^(true|false|1|0)$/i.test(text)) {
+      if (!isBoolean(text)) {
         ctx.out.push(
           diagnostic(DiagnosticCodes.InvalidValue, 'error', `'${text}' is not a boolean; use true or false.`, v.range, [
             { title: 'Use `true`', edits: [{ range: v.range, newText: 'true' }] },
@@ -310,8 +412,8 @@ function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null,
 
 function checkPlaceholder(v: ScalarValue, ctx: Ctx): void {
   if (v.kind !== 'placeholder') return;
-  const shown = v.name !== null ? '@' + v.name : '?';
   if (ctx.options.allowPlaceholders === false) {
+    const shown = v.name !== null ? '@' + v.name : '?';
     ctx.out.push(
       diagnostic(DiagnosticCodes.PlaceholderNotAllowed, 'error', `\`${shown}\`: \`filter\` and \`sort\` in a query string take no parameters; write the value itself.`, v.range),
     );
@@ -326,12 +428,47 @@ function checkPlaceholder(v: ScalarValue, ctx: Ctx): void {
   }
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/**
+ * `/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/` by char codes:
+ * a date, optionally `T` time with minutes, seconds, up to seven fraction digits and a zone.
+ */
+function isIsoDate(text: string): boolean {
+  const n = text.length;
+  if (n < 10 || !digitsAt(text, 0, 4) || text.charCodeAt(4) !== 45 || !digitsAt(text, 5, 2) || text.charCodeAt(7) !== 45 || !digitsAt(text, 8, 2)) return false;
+  if (n === 10) return true;
+  if (text.charCodeAt(10) !== 84 /* T */ || !digitsAt(text, 11, 2) || text.charCodeAt(13) !== 58 || !digitsAt(text, 14, 2)) return false;
+  let i = 16;
+  if (text.charCodeAt(i) === 58 /* : */) {
+    if (!digitsAt(text, i + 1, 2)) return false;
+    i += 3;
+    if (text.charCodeAt(i) === 46 /* . */) {
+      const from = ++i;
+      while (i - from < 7 && isDigit(text.charCodeAt(i))) i++;
+      if (i === from) return false;
+    }
+  }
+  const z = text.charCodeAt(i);
+  if (z === 90 /* Z */) i++;
+  else if (z === 43 || z === 45 /* + - */) {
+    if (!digitsAt(text, i + 1, 2)) return false;
+    i += 3;
+    if (text.charCodeAt(i) === 58) i++;
+    if (!digitsAt(text, i, 2)) return false;
+    i += 2;
+  }
+  return i === n;
+}
+
+/** Whether `text[at, at + count)` are ASCII digits. */
+function digitsAt(text: string, at: number, count: number): boolean {
+  for (let i = at; i < at + count; i++) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
+}
 const LEGACY_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
-/** `today` in any case (no other string lower-cases to five characters spelling it). */
+/** `today` in any case: what `toLowerCase() === 'today'` accepts (no non-ASCII character lower-cases to these letters). */
 function isToday(text: string): boolean {
-  return text.length === 5 && text.toLowerCase() === 'today';
+  return text.length === 5 && sameAscii(text, 'today');
 }
 
 /** The number written by the ASCII digits `text[start, end)` (the caller has matched them). */
@@ -343,7 +480,7 @@ function digits(text: string, start: number, end: number): number {
 
 function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
   if (isToday(text)) return;
-  if (ISO_DATE.test(text)) {
+  if (isIsoDate(text)) {
     const y = digits(text, 0, 4);
     const m = digits(text, 5, 7);
     const d = digits(text, 8, 10);
