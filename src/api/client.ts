@@ -8,6 +8,7 @@ import { SearchApi } from './search';
 import { TasksApi } from './tasks';
 import { StringsApi } from './strings';
 import { AnalyticsApi } from './analytics';
+import { ChecksApi } from './checks';
 import { FilesApi } from './files';
 import { UploadsApi } from './uploads';
 import {
@@ -85,6 +86,8 @@ export class DamClient {
   readonly files: FilesApi;
   /** The upload service ({upload_url}/uploads): single or segmented by size, streamed from disk. */
   readonly uploads: UploadsApi;
+  /** The check framework: checks, results and findings on file versions. */
+  readonly checks: ChecksApi;
 
   constructor(options: DamClientOptions) {
     this.profile = options.profile;
@@ -116,6 +119,7 @@ export class DamClient {
     this.analytics = new AnalyticsApi(h);
     this.files = new FilesApi(h, options.userAgent);
     this.uploads = new UploadsApi(h);
+    this.checks = new ChecksApi(h);
   }
 
   /** GET {core_url}/ — version-agnostic and unauthenticated: the way to probe a profile. */

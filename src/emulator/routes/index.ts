@@ -11,8 +11,9 @@ import { register as search } from './search';
 import { register as tasks } from './tasks';
 import { register as resources } from './resources';
 import { register as analytics } from './analytics';
+import { register as checks } from './checks';
 import { register as uploads } from './uploads';
 import { register as files } from './files';
 import { register as maintenance } from './maintenance';
 
-export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, uploads, files, maintenance];
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance];
