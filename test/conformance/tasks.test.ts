@@ -377,7 +377,19 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
       assert.deepEqual([noName.status, noName.exceptionMessage], [400, 'FileName cannot be null']);
     });
 
+    it('a version refuses a FileId that no upload produced', async () => {
+      const [slot] = await tasks.documentUploads(5001);
+      const attachment = (await postTo(`${slotPath(5001, slot!.documentId)}/attachments`, { title: 'draft' })).data;
+      const err = await failure<ApiError>(() => postTo(`${slotPath(5001, slot!.documentId)}/attachments/${attachment.id}/versions`, { FileId: FILE_ID, FileName: 'a.pdf' }));
+      assert.equal(err.status, 404);
+      assert.match(err.exceptionType ?? '', /NoDataFoundException$/);
+      assert.match(err.exceptionMessage ?? '', new RegExp(FILE_ID));
+    });
+
     it('the five steps fill the slot; the attachment keeps its picklist values as key plus resource id', async () => {
+      // Step 2: the file goes through the upload service; its fileId is what the version takes, once.
+      const uploaded = await admin.uploads.upload({ filename: 'copy.pdf', data: new TextEncoder().encode('%PDF-1.4 final copy') });
+      const FILE_ID = uploaded.fileId!;
       const result = await tasks.attach(5001, { fileId: FILE_ID, fileName: 'copy.pdf' }, { title: 'Final copy', metadata: { documentType: 'copy', channels: ['web', 'print'] } });
       const [slot] = await tasks.documentUploads(5001);
       assert.deepEqual([slot!.status, slot!.versionId], ['Uploaded', result.versionId]);
@@ -462,7 +474,7 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
       assert.deepEqual(((t: Task) => [t.estimatedDuration, t.endDate])(JSON.parse(res.stdout) as Task), [600, '2026-03-06T11:00:00']);
     });
 
-    it('attach refuses a task without an open slot, and insists on the upload\'s file id', async () => {
+    it('attach refuses a task without an open slot, and a --file-id that is not a GUID', async () => {
       // Task 5001's only slot was filled above; the successful run has its own emulator below.
       const dir = await mkdtemp(join(tmpdir(), 'dam-attach-'));
       const file = join(dir, 'notes.txt');
@@ -470,9 +482,9 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
       const res = await run('tasks', 'attach', '5001', file, '--file-id', FILE_ID, '--url', env().url);
       assert.equal(res.code, 1);
       assert.match(res.stderr, /no open document upload slot/);
-      const noId = await run('tasks', 'attach', '5001', file, '--url', env().url);
-      assert.equal(noId.code, 2);
-      assert.match(noId.stderr, /--file-id/);
+      const badId = await run('tasks', 'attach', '5001', file, '--file-id', 'not-a-guid', '--url', env().url);
+      assert.equal(badId.code, 2);
+      assert.match(badId.stderr, /--file-id must be a GUID/);
     });
   });
 });
@@ -482,7 +494,7 @@ describeEachBackend('work management: dam tasks attach', { seed: 'empty' }, (env
     const dir = await mkdtemp(join(tmpdir(), 'dam-attach-'));
     const file = join(dir, 'launch-copy.pdf');
     await writeFile(file, '%PDF-1.4');
-    const { code, stdout, stderr } = await runDam(['tasks', 'attach', '5001', file, '--file-id', FILE_ID, '--meta', 'documentType=copy', '--meta', 'channels=web,social', '--json', '--url', env().url]);
+    const { code, stdout, stderr } = await runDam(['tasks', 'attach', '5001', file, '--meta', 'documentType=copy', '--meta', 'channels=web,social', '--json', '--url', env().url]);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout) as { documentId: number; attachmentId: number; versionId: number };
     const tasks = new TasksApi(env().client().http);
@@ -492,6 +504,10 @@ describeEachBackend('work management: dam tasks attach', { seed: 'empty' }, (env
       await env().client().http.request<Record<string, unknown>>({ endpoint: 'ops', path: `/api/tasks/5001/document-uploads/${result.documentId}/attachments/${result.attachmentId}` })
     ).data;
     assert.equal(attachment.title, 'launch-copy.pdf');
+    // The version took the fileId of a real upload (the emulator refuses any other).
+    const versions = attachment.versions as { fileId: string; fileName: string }[];
+    assert.deepEqual(versions.map((v) => v.fileName), ['launch-copy.pdf']);
+    assert.match(versions[0]!.fileId, /^[0-9a-f]{32}$/);
     assert.deepEqual(attachment.channels, [
       { key: 'web', resourceId: 'mo-encoded-titles-8' },
       { key: 'social', resourceId: 'mo-encoded-titles-12' },

@@ -137,8 +137,8 @@ export const tasksAttachCommand: Command = {
   name: ['tasks', 'attach'],
   summary: 'Attach an uploaded file to a task through its document-upload slot (task must be In Process)',
   usage:
-    'dam tasks attach TASK FILE --file-id GUID [--title T] [--description T] [--document ID] [--meta name=value…] [--json] ' +
-    `${CONNECTION_USAGE}\n  --file-id: the fileId the upload service returned for FILE`,
+    'dam tasks attach TASK FILE [--file-id GUID] [--title T] [--description T] [--document ID] [--meta name=value…] [--json] ' +
+    `${CONNECTION_USAGE}\n  FILE is uploaded first (step 2 of the five); --file-id instead names a file already uploaded and not yet used`,
   options: {
     ...connectionOptions,
     'file-id': { type: 'string' },
@@ -152,9 +152,8 @@ export const tasksAttachCommand: Command = {
     if (positionals.length !== 2) throw new UsageError(`give a task id and a file\nusage: ${this.usage}`);
     const taskId = positiveInt('TASK', positionals[0]);
     const file = positionals[1]!;
-    // The upload step (2 of 5) belongs to the upload client; until it exists the caller names the uploaded file.
-    const fileId = values['file-id'];
-    if (typeof fileId !== 'string' || !GUID.test(fileId)) throw new UsageError(`--file-id GUID (the upload's fileId) is required\nusage: ${this.usage}`);
+    const givenFileId = values['file-id'];
+    if (givenFileId !== undefined && (typeof givenFileId !== 'string' || !GUID.test(givenFileId))) throw new UsageError(`--file-id must be a GUID (the upload's fileId)\nusage: ${this.usage}`);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) throw new UsageError(`'${file}' is not a readable file`);
     const metadata: Record<string, string | string[]> = {};
@@ -169,6 +168,9 @@ export const tasksAttachCommand: Command = {
       metadata[name] = prior === undefined ? (parts.length > 1 ? parts : value) : [...(Array.isArray(prior) ? prior : [prior]), ...parts];
     }
     const client = connect(values, io);
+    // Step 2 of the attachment flow: upload the file to completion and keep its fileId.
+    const fileId = typeof givenFileId === 'string' ? givenFileId : (await client.uploads.upload({ path: file }, { signal: io.signal })).fileId;
+    if (!fileId) throw new Error('the upload service answered without a fileId');
     const result = await new TasksApi(client.http).attach(
       taskId,
       { fileId, fileName: basename(file) },

@@ -1,6 +1,7 @@
 // Work-management routes ({ops_url}): simple-task creation with every rule of the spec, task reads,
 // delegation, accept/close, document-upload slots and the task-scoped attachment flow.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { consumeUploadByFileId } from '../domain/uploads';
 import { z } from 'zod';
 import {
   Right,
@@ -312,13 +313,14 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       const fileIdRaw = member(body, 'FileId');
       if (typeof fileName !== 'string' || fileName.trim() === '') throw errors.taskRule(400, 'FileName cannot be null');
       if (fileIdRaw === undefined || fileIdRaw === null || fileIdRaw === '') throw errors.taskRule(400, 'FileId cannot be null');
-      // Until the upload service exists any GUID-shaped id is taken; the uploads issue ties it to a committed upload.
-      const fileId = typeof fileIdRaw === 'string' ? normaliseGuid(fileIdRaw) : undefined;
-      if (!fileId) throw errors.taskRule(400, 'FileId must be the GUID of an uploaded file');
+      const fileIdText = typeof fileIdRaw === 'string' ? normaliseGuid(fileIdRaw) : undefined;
+      if (!fileIdText) throw errors.taskRule(400, 'FileId must be the GUID of an uploaded file');
       const isDefault = member(body, 'isDefaultVersion');
       if (isDefault !== undefined && typeof isDefault !== 'boolean') throw errors.taskRule(400, 'Please check the data sent');
       const versionType = intMember(body, 'versionType');
       if (versionType === null) throw errors.taskRule(400, 'Please check the data sent');
+      // Step 2 of the attachment flow: the file must have been uploaded to completion, and is taken over once.
+      const { fileId } = await consumeUploadByFileId(tx, fileIdText);
       const version = await repo.insertVersion(tx, {
         attachmentId: attachment.id,
         fileName,
