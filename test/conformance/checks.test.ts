@@ -1,7 +1,11 @@
 // The check framework through the client and raw HTTP: categories, checks and their rules, one result per run,
 // latest result per check, findings keyed by occurrence, the slow-check pattern, and the spec's rollup.
 import { strict as assert } from 'node:assert';
-import { describeEachBackend, failure, USER_AGENT } from './helpers';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeEachBackend, failure, runDam, USER_AGENT } from './helpers';
+import { checkFileJsonSchema } from '../../src/api/checkFile';
 import { discPicture, uploadBytes } from './fileFixtures';
 import { ApiError } from '../../src/api/errors';
 import { CHECK_ACTION_TYPE_ID, rollup } from '../../src/api/checks';
@@ -132,4 +136,58 @@ describe('check rollup (spec table)', () => {
     ['explicit outcome overrides the rollup', ['pass', f('fail')], { color: 'green', label: 'Pass' }],
   ];
   for (const [title, args, expected] of cases) it(title, () => assert.deepEqual(rollup(...args), expected));
+});
+
+describeEachBackend('dam checks publish', { seed: 'demo' }, (env) => {
+  let versionId = '';
+  let dir = '';
+  before(async () => {
+    const client = env().client();
+    const token = await uploadBytes(client, 'ci.png', await discPicture(120, 80));
+    const record = await client.files.createRecordFromUpload({ token, title: 'CI checked' });
+    versionId = (await client.files.latestVersion(record.id))!.id;
+    dir = await mkdtemp(join(tmpdir(), 'dam-checks-'));
+  });
+
+  it('publishes a .dam-check.json with findings as one result, and exits 1 when the rollup is a fail', async () => {
+    const file = join(dir, 'brand.dam-check.json');
+    await writeFile(file, JSON.stringify({
+      check: 'CI brand check',
+      category: 'Brand Consistency',
+      description: 'Logo and colours checked by CI.',
+      findings: [{ finding: 'Logo too small', outcome: 'fail', recommendation: 'Use the **large** logo' }, { finding: 'Blue is off-palette', outcome: 'warning' }],
+    }));
+    const res = await runDam(['checks', 'publish', file, '--file-version', versionId, '--json', '--url', env().url]);
+    assert.equal(res.code, 1, res.stderr);
+    const out = JSON.parse(res.stdout) as { result: { id: string; outcome: null }; badge: { color: string; count: number } };
+    assert.deepEqual(out.badge, { color: 'red', count: 2, label: '2' });
+    const results = await env().client().checks.results(versionId);
+    assert.deepEqual(results.map((r) => r.id), [out.result.id]);
+    assert.equal((await env().client().checks.findings(versionId, out.result.id)).length, 2);
+  });
+
+  it('exits 0 on an info result and 2 on a file that breaks the format, sending nothing', async () => {
+    const good = join(dir, 'info.dam-check.json');
+    await writeFile(good, JSON.stringify({ check: 'CI brand check', outcome: 'info', description: 'See [the report](https://example.invalid/r/1).' }));
+    const ok = await runDam(['checks', 'publish', good, '--file-version', versionId, '--url', env().url]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /published result \w+ of check 'CI brand check'.*info/);
+    const bad = join(dir, 'bad.dam-check.json');
+    await writeFile(bad, JSON.stringify({ check: 'CI brand check', description: 'no outcome and no findings' }));
+    const before = (await env().client().checks.results(versionId)).length;
+    const refused = await runDam(['checks', 'publish', bad, '--file-version', versionId, '--url', env().url]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /needs an outcome/);
+    const typo = join(dir, 'typo.dam-check.json');
+    await writeFile(typo, JSON.stringify({ check: 'x', outcome: 'passed', description: 'd' }));
+    const typoRun = await runDam(['checks', 'publish', typo, '--file-version', versionId, '--url', env().url]);
+    assert.equal(typoRun.code, 2);
+    assert.match(typoRun.stderr, /outcome/);
+    assert.equal((await env().client().checks.results(versionId)).length, before);
+  });
+
+  it('the shipped JSON schema is the one generated from the format', async () => {
+    const shipped = JSON.parse(await readFile(join(__dirname, '../../schemas/dam-check.schema.json'), 'utf8'));
+    assert.deepEqual(shipped, JSON.parse(JSON.stringify(checkFileJsonSchema())));
+  });
 });

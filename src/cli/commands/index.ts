@@ -9,5 +9,6 @@ import { tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand } from './
 import { stringsResolveCommand } from './strings';
 import { renditionsCommand } from './renditions';
 import { uploadCommand } from './upload';
+import { checksPublishCommand } from './checks';
 
-export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand];
+export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand];
