@@ -37,7 +37,7 @@ export function parseCheckFile(text: string): CheckRun {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`not JSON: ${(err as Error).message}`);
+    throw new Error(`not JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = CheckFileSchema.safeParse(json);
   if (!parsed.success) {
