@@ -191,3 +191,23 @@ describeEachBackend('dam checks publish', { seed: 'demo' }, (env) => {
     assert.deepEqual(shipped, JSON.parse(JSON.stringify(checkFileJsonSchema())));
   });
 });
+
+describeEachBackend('demo tenant checks', { seed: 'demo' }, (env) => {
+  it('has a few checks with results on demo file versions, some with findings', async () => {
+    const client = env().client();
+    const checks = await client.checks.list();
+    assert.ok(checks.length >= 3, `expected demo checks, got ${checks.length}`);
+    const page = await client.search.records({ expression: 'ContentType = Image' }, { take: 30 });
+    let withResults = 0;
+    let withFindings = 0;
+    for (const record of page.items) {
+      const version = await client.files.latestVersion(record.id);
+      if (!version) continue;
+      const results = await client.checks.results(version.id);
+      if (results.length) withResults++;
+      for (const r of results) if ((await client.checks.findings(version.id, r.id)).length) withFindings++;
+    }
+    assert.ok(withResults > 0, 'no demo image version has a check result');
+    assert.ok(withFindings > 0, 'no demo check result has findings');
+  });
+});

@@ -6,6 +6,7 @@ import { demoSeeders } from './demo';
 import { analyticsEventsSeeder } from './analyticsEvents';
 import { workManagementSeeder } from './workManagement';
 import { demoFilesSeeder } from './files';
+import { demoChecksSeeder } from './checks';
 
 export interface Seeder {
   name: string;
@@ -14,7 +15,7 @@ export interface Seeder {
 }
 
 /** Append a seeder here (work management, analytics events, …); its position is its order. */
-export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, ...demoSeeders, demoFilesSeeder, analyticsEventsSeeder];
+export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, ...demoSeeders, demoFilesSeeder, demoChecksSeeder, analyticsEventsSeeder];
 
 /**
  * Seeds an empty store once; a store seeded before keeps its data whatever `seed` says. Each seeder gets
