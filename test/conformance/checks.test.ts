@@ -1,6 +1,8 @@
 // The check framework through the client and raw HTTP: categories, checks and their rules, one result per run,
 // latest result per check, findings keyed by occurrence, the slow-check pattern, and the spec's rollup.
 import { strict as assert } from 'node:assert';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,5 +211,59 @@ describeEachBackend('demo tenant checks', { seed: 'demo' }, (env) => {
     }
     assert.ok(withResults > 0, 'no demo image version has a check result');
     assert.ok(withFindings > 0, 'no demo check result has findings');
+  });
+});
+
+describeEachBackend('rules: hooks called when a file version is created', { seed: 'empty' }, (env) => {
+  let server: Server;
+  let hookUrl = '';
+  const calls: { contentType: string; body: string }[] = [];
+  let arrived: () => void = () => undefined;
+
+  before(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        calls.push({ contentType: String(req.headers['content-type']), body });
+        res.writeHead(204).end();
+        arrived();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const nextCall = () => new Promise<void>((r) => (arrived = r));
+  async function putHooks(value: unknown) {
+    return env().client().http.request({ method: 'PUT', path: '/setting/.fileVersionCreatedHooks', json: { value } });
+  }
+
+  it('refuses a setting that is not a list of hooks', async () => {
+    const err = await failure<ApiError>(() => putHooks([{ url: 'not a url' }]));
+    assert.equal(err.status, 400);
+    assert.match(err.message, /fileVersionCreatedHooks/);
+  });
+
+  it('POSTs JSON naming the record and version, and the page-hook form with a working access-token', async () => {
+    await putHooks([{ url: hookUrl, mode: 'json' }, { url: hookUrl, mode: 'page-hook' }]);
+    const client = env().client();
+    const token = await uploadBytes(client, 'hooked.png', await discPicture(64, 64));
+    const record = await client.files.createRecordFromUpload({ token, title: 'Hooked' });
+    const version = (await client.files.latestVersion(record.id))!;
+    // The check and the wait happen in one turn of the event loop, so no call slips between them.
+    while (calls.length < 2) await nextCall();
+    const json = calls.find((c) => c.contentType.startsWith('application/json'))!;
+    const event = JSON.parse(json.body) as { event: string; recordId: string; fileVersionId: string; fileVersionUrl: string };
+    assert.deepEqual([event.event, event.recordId, event.fileVersionId], ['FileVersionCreated', record.id, version.id]);
+    assert.match(event.fileVersionUrl, new RegExp(`/api/core/fileversion/${version.id}$`));
+    const form = new URLSearchParams(calls.find((c) => c.contentType.startsWith('application/x-www-form-urlencoded'))!.body);
+    assert.equal(form.get('fileVersionId'), version.id);
+    // The integrator's service uses the page hook's token to write the result back.
+    const res = await fetch(`${env().url}/api/core/fileversion/${version.id}/CheckResults`, {
+      headers: { authorization: `Bearer ${form.get('access-token')}`, accept: 'application/json', 'api-version': '1', 'user-agent': USER_AGENT },
+    });
+    assert.equal(res.status, 200);
   });
 });

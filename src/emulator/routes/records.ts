@@ -4,6 +4,7 @@ import type { EmulatorContext } from '../context';
 import { fieldType, load, loadFieldValues, recordType, classificationType, core, type RecordRow } from '../domain/model';
 import { RowCache } from '../storage/tracking';
 import { newGuid, RecordBody, writeRecord } from '../domain/records';
+import { fireFileVersionCreated } from '../domain/rules';
 import { normaliseGuid, pagedCollection, parsePaging, render, renderContext, requestParam, type RenderContext } from '../hal';
 import { runSearch } from '../search/run';
 import { docSchema, parseBody } from '../validate';
@@ -58,6 +59,13 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     return renderRecord(renderContext(ctx, request), row);
   });
 
+  /** Rules: the versions this request created (stamped with its `now`) go to the configured hooks. */
+  async function fireHooks(request: FastifyRequest, recordId: string, now: Date) {
+    const caller = ctx.auth.caller(request);
+    const versions = await ctx.store.query<{ id: string }>('SELECT id FROM file_versions WHERE record_id = $1 AND created_on = $2', [recordId, now.toISOString()]);
+    await fireFileVersionCreated(ctx, ctx.origin(request), { recordId, versionIds: versions.map((v) => v.id), userId: caller.userId, clientId: caller.clientId });
+  }
+
   for (const path of [`${base}/record`, `${base}/records`]) {
     app.post(
       path,
@@ -66,7 +74,9 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
         const body = parseBody(RecordBody, request.body);
         const caller = ctx.auth.caller(request);
         const id = newGuid();
-        await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller.userId, ctx.clock.now(), true, ctx.blobs));
+        const now = ctx.clock.now();
+        await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller.userId, now, true, ctx.blobs));
+        if (body.files) await fireHooks(request, id, now);
         const rc = renderContext(ctx, request);
         const row = await findRecord(id);
         reply.code(201).header('Location', `${core(rc)}/record/${id}`);
@@ -82,7 +92,9 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       const body = parseBody(RecordBody, request.body);
       const row = await findRecord(request.params.id);
       const caller = ctx.auth.caller(request);
-      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, ctx.clock.now(), false, ctx.blobs));
+      const now = ctx.clock.now();
+      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, now, false, ctx.blobs));
+      if (body.files) await fireHooks(request, row.id, now);
       return renderRecord(renderContext(ctx, request), await findRecord(row.id));
     },
   );

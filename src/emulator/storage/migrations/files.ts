@@ -128,13 +128,5 @@ CREATE TABLE check_findings (
   PRIMARY KEY (result_id, occurrence)
 );
 
--- Rules: when a file version is created, POST to each configured URL (see routes/rules.ts).
-CREATE TABLE rule_hooks (
-  id text PRIMARY KEY,
-  url text NOT NULL,
-  event text NOT NULL DEFAULT 'FileVersionCreated',
-  mode text NOT NULL DEFAULT 'json' CHECK (mode IN ('json', 'page-hook')),
-  created_on timestamptz NOT NULL DEFAULT now()
-);
 `,
 };

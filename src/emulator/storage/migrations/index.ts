@@ -4,5 +4,6 @@ import { core } from './001-core';
 import { workManagement } from './tasks';
 import { analytics } from './analytics';
 import { files } from './files';
+import { rules } from './rules';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules];
