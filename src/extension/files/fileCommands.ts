@@ -42,7 +42,7 @@ export class FileCommands implements vscode.Disposable {
     log: DamLog,
   ) {
     const d = this.disposables;
-    this.upload = new UploadCommand(connections, explorer.provider, log);
+    this.upload = new UploadCommand(connections, explorer.provider, log, (node) => explorer.view.reveal(node, { expand: true, select: false, focus: false }));
     this.renditions = new RenditionsCommand(connections, explorer, log);
     this.checkResults = new CheckResultsProvider(connections, log);
     d.push(this.checkResults);

@@ -38,6 +38,8 @@ export class UploadCommand {
     private readonly connections: ConnectionManager,
     private readonly provider: ExplorerProvider,
     private readonly log: DamLog,
+    /** Shows a tree node (the DAM Explorer's reveal). */
+    private readonly reveal?: (node: ExplorerNode) => Thenable<void>,
   ) {}
 
   private client(): DamClient {
@@ -138,7 +140,9 @@ export class UploadCommand {
       return;
     }
     const node = this.provider.nodeOf(`cls:${dest.target.classificationId}`);
-    if (node) this.provider.refresh(node);
+    if (!node) return;
+    this.provider.refresh(node);
+    void this.reveal?.(node)?.then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
   }
 
   private destinationOf(node: ExplorerNode): UploadDestination | undefined {
