@@ -24,6 +24,10 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   private roots: ClassificationNode[] | undefined;
   private readonly childClassifications = new Map<string, ClassificationNode[]>();
   private readonly paging = new Map<string, RecordPaging>();
+  /** First pages on their way, by classification: callers share one request, and a refresh drops them. */
+  private readonly pendingFirstPages = new Map<string, Promise<RecordPaging>>();
+  /** The record rows under the current search results, built once so every caller holds the same objects. */
+  private resultRows: Extract<ExplorerNode, { kind: 'record' }>[] | undefined;
   private results: Extract<ExplorerNode, { kind: 'results' }> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -45,7 +49,9 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     this.roots = undefined;
     this.childClassifications.clear();
     this.paging.clear();
+    this.pendingFirstPages.clear();
     this.results = undefined;
+    this.resultRows = undefined;
     this.changed.fire(undefined);
   }
 
@@ -57,6 +63,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       this.roots = undefined;
       this.childClassifications.clear();
       this.paging.clear();
+      this.pendingFirstPages.clear();
       this.changed.fire(undefined);
       return;
     }
@@ -71,6 +78,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     if (target?.kind === 'classification') {
       this.childClassifications.delete(target.id);
       this.paging.delete(target.id);
+      // A page asked for before the refresh may answer after it: it must not come back as current.
+      this.pendingFirstPages.delete(target.id);
       this.changed.fire(target);
     } else {
       this.refresh();
@@ -219,7 +228,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       if (node.kind === 'file') return this.track(await this.versionNodes(client, node));
       if (node.kind === 'version') return this.track(await this.versionChildren(client, node));
       if (node.kind === 'checkResult') return this.track(node.result.findings.map((finding) => ({ kind: 'finding' as const, id: String(finding.occurrence), parentKey: keyOf(node), finding })));
-      if (node.kind === 'results') return this.track(node.hits.map((record) => ({ kind: 'record' as const, id: record.id, parentKey: keyOf(node), record })));
+      if (node.kind === 'results') return this.track(this.resultRowsOf(node));
       if (node.kind !== 'classification') return [];
       const [children, paging] = await Promise.all([this.childNodes(client, node), this.firstPage(client, node.id)]);
       const out: ExplorerNode[] = [...children, ...paging.records.map((record) => ({ kind: 'record' as const, id: record.id, parentKey: keyOf(node), record }))];
@@ -308,6 +317,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     if (!client) return undefined;
     const page = await client.search.records({ expression: query, pageSize: 100, signal });
     this.results = { kind: 'results', id: 'find', parentKey: undefined, query, hits: page.items, total: page.totalCount ?? undefined };
+    this.resultRows = undefined;
     this.track([this.results]);
     this.changed.fire(undefined);
     return this.results;
@@ -315,6 +325,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
 
   clearFind(): void {
     this.results = undefined;
+    this.resultRows = undefined;
     this.changed.fire(undefined);
   }
 
@@ -328,13 +339,36 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return { expression: 'DirectClassification = @classification', namedParameters: { classification: classificationId }, sort: 'Title', pageSize: pageSize(), signal };
   }
 
-  private async firstPage(client: DamClient, classificationId: string): Promise<RecordPaging> {
+  private resultRowsOf(node: Extract<ExplorerNode, { kind: 'results' }>): Extract<ExplorerNode, { kind: 'record' }>[] {
+    const rows = node.hits.map((record) => ({ kind: 'record' as const, id: record.id, parentKey: keyOf(node), record }));
+    if (node !== this.results) return rows;
+    // VS Code redraws the results when it likes; a caller holding a row must still find it as the parent of its files.
+    this.resultRows ??= rows;
+    return this.resultRows;
+  }
+
+  private firstPage(client: DamClient, classificationId: string): Promise<RecordPaging> {
     const existing = this.paging.get(classificationId);
-    if (existing?.started) return existing;
-    const page = await client.search.records(this.recordQuery(classificationId));
-    const paging: RecordPaging = { records: page.items.map(slim), nextCursor: page.nextCursor ?? undefined, totalCount: page.totalCount ?? undefined, started: true };
-    this.paging.set(classificationId, paging);
-    return paging;
+    if (existing?.started) return Promise.resolve(existing);
+    const pending = this.pendingFirstPages.get(classificationId);
+    if (pending) return pending;
+    const request = client.search.records(this.recordQuery(classificationId)).then(
+      (page) => {
+        const paging: RecordPaging = { records: page.items.map(slim), nextCursor: page.nextCursor ?? undefined, totalCount: page.totalCount ?? undefined, started: true };
+        // Kept only if no refresh came in between; the caller gets its page either way.
+        if (this.pendingFirstPages.get(classificationId) === request) {
+          this.pendingFirstPages.delete(classificationId);
+          this.paging.set(classificationId, paging);
+        }
+        return paging;
+      },
+      (err: unknown) => {
+        if (this.pendingFirstPages.get(classificationId) === request) this.pendingFirstPages.delete(classificationId);
+        throw err;
+      },
+    );
+    this.pendingFirstPages.set(classificationId, request);
+    return request;
   }
 
   private async rootNodes(client: DamClient): Promise<ClassificationNode[]> {
