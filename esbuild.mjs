@@ -44,7 +44,8 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./analytics.js` is the analytics panel, loaded when the first `.dam-analytics.json` builder opens.
     // `./query.js` is the `.dam-query` language and results panel, loaded when the first query file opens.
     // `./tasks.js` is the task form and flows, loaded on the first task command.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js'],
+    // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -56,6 +57,7 @@ const builds = [
   { ...extensionBuildOptions('src/extension/analytics/panel.ts', 'dist/analytics.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/query/module.ts', 'dist/query.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/tasks/module.ts', 'dist/tasks.js'), banner: {} },
+  { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
 ];

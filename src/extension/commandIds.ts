@@ -30,6 +30,11 @@ export const Commands = {
   tasksCreate: 'dam.tasks.create',
   tasksDelegate: 'dam.tasks.delegate',
   tasksAttach: 'dam.tasks.attach',
+  filesUpload: 'dam.files.upload',
+  filesCreateRenditions: 'dam.files.createRenditions',
+  checksPublish: 'dam.checks.publish',
+  checksShowResults: 'dam.checks.showResults',
+  checksRefreshResults: 'dam.checks.refreshResults',
 } as const;
 
 /** Language id of `.dam-query` files. */
@@ -47,3 +52,11 @@ export const ContextKeys = {
 
 export const SECTION = 'dam';
 export const VIEW_EXPLORER = 'dam.explorer';
+export const VIEW_CHECK_RESULTS = 'dam.checkResults';
+
+/** `contextValue`s of the Check Results view's rows (package.json menus match on these). */
+export const CheckViewContext = {
+  result: 'dam.checkView.result',
+  finding: 'dam.checkView.finding',
+  message: 'dam.checkView.message',
+} as const;

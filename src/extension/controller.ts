@@ -12,6 +12,7 @@ import { QueryFeature } from './query/queryFeature';
 import { AnalyticsEditors } from './analytics/analyticsEditors';
 import { TaskCommands } from './tasks/taskCommands';
 import { FindingDiagnostics } from './findings/findingDiagnostics';
+import { FileCommands } from './files/fileCommands';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -32,6 +33,8 @@ export interface DamApi {
   readonly tasks: TaskCommands;
   /** Findings of a version's check results as diagnostics in its opened text. */
   readonly findings: FindingDiagnostics;
+  /** Upload, Create Renditions, Publish Check Result and the Check Results view. */
+  readonly files: FileCommands;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -56,6 +59,7 @@ export class DamController implements vscode.Disposable {
   readonly query: QueryFeature;
   readonly tasks: TaskCommands;
   readonly findings: FindingDiagnostics;
+  readonly files: FileCommands;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -70,6 +74,7 @@ export class DamController implements vscode.Disposable {
     this.analytics = track(d, new AnalyticsEditors(context.extensionUri, this.connections, this.log));
     this.tasks = track(d, new TaskCommands(context.extensionUri, this.connections, this.log));
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log));
+    this.files = track(d, new FileCommands(this.connections, this.explorer, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -183,7 +188,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, files: this.files, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import type { ExplorerProvider } from './explorerProvider';
 import type { ExplorerNode } from './nodes';
+import { UploadBatch } from '../files/uploadBatch';
 
 const URI_LIST = 'text/uri-list';
 
@@ -46,6 +47,10 @@ export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<Exp
     if (dest.kind === 'record' && uris.length > 1) void vscode.window.showWarningMessage('A record takes one new version at a time: only the first file was uploaded.');
 
     const outcome: DropOutcome = { recordIds: [], failed: [], cancelled: false };
+    // The same sender as the Upload command: streamed from disk by the client (segmented when large), files in
+    // parallel, an arrived upload discarded on cancel.
+    const items = await Promise.all(files.map(async (uri) => ({ path: uri.fsPath, name: basename(uri.fsPath), size: (await vscode.workspace.fs.stat(uri)).size })));
+    const batch = new UploadBatch(client, dest.kind === 'classification' ? { kind: 'classification', classificationId: dest.id } : { kind: 'record', recordId: dest.id }, items);
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -55,33 +60,18 @@ export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<Exp
       async (progress, progressToken) => {
         const abort = new AbortController();
         const subs = [token.onCancellationRequested(() => abort.abort()), progressToken.onCancellationRequested(() => abort.abort())];
+        let reported = 0;
         try {
-          for (const [i, uri] of files.entries()) {
-            if (abort.signal.aborted) break;
-            const name = basename(uri.fsPath);
-            progress.report({ message: `${i + 1} of ${files.length}: ${name}`, increment: i === 0 ? 0 : 100 / files.length });
-            try {
-              // Streamed from disk by the client (segmented when large), not read into memory here.
-              const { token: upload } = await client.uploads.upload({ path: uri.fsPath, filename: name }, { signal: abort.signal });
-              if (dest.kind === 'classification') {
-                const record = await client.files.createRecordFromUpload(
-                  { token: upload, filename: name, title: name.replace(/\.[^.]+$/, ''), classificationIds: [dest.id], contentType: contentTypeOf(name) },
-                  { signal: abort.signal },
-                );
-                outcome.recordIds.push(record.id);
-              } else {
-                await client.files.addVersion(dest.id, { token: upload, filename: name }, { signal: abort.signal });
-                outcome.recordIds.push(dest.id);
-              }
-            } catch (err) {
-              if (abort.signal.aborted) break;
-              const reason = this.log.scrub(err instanceof Error ? err.message : String(err));
-              this.log.warn(`Upload of ${name} failed: ${reason}`);
-              outcome.failed.push({ file: name, reason });
-            }
-          }
+          const result = await batch.run(abort.signal, (s) => {
+            const percent = s.bytesTotal ? (s.bytesSent / s.bytesTotal) * 100 : 0;
+            progress.report({ message: `${s.done} of ${s.files}${s.active[0] ? `: ${s.active[0].item.name}` : ''}`, increment: Math.max(0, percent - reported) });
+            reported = Math.max(reported, percent);
+          });
+          outcome.recordIds = result.recordIds;
+          outcome.failed = result.failed.map((f) => ({ file: f.file, reason: this.log.scrub(f.reason) }));
+          outcome.cancelled = result.cancelled;
+          for (const f of outcome.failed) this.log.warn(`Upload of ${f.file} failed: ${f.reason}`);
         } finally {
-          outcome.cancelled = abort.signal.aborted;
           subs.forEach((s) => s.dispose());
         }
       },
@@ -120,11 +110,4 @@ export function parseUriList(text: string): vscode.Uri[] {
     }
   }
   return out;
-}
-
-function contentTypeOf(name: string): string | undefined {
-  const ext = name.toLowerCase().split('.').pop() ?? '';
-  if (['png', 'jpg', 'jpeg', 'gif', 'webp', 'tif', 'tiff', 'bmp', 'svg'].includes(ext)) return 'Image';
-  if (['mp4', 'mov', 'webm', 'avi', 'mkv'].includes(ext)) return 'Video';
-  return 'Document';
 }

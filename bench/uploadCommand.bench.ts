@@ -1,0 +1,105 @@
+// Upload command benchmark: 200 files of 1 MB each uploaded as new records in one classification through the
+// command's sending path (UploadBatch — the module the Upload command and drag and drop run; it has no
+// `vscode` import, so it runs here outside VS Code, in its own bundled node process) beside the CLI
+// (`dam upload FILE… --classification ID`) uploading the same files to the same emulator in the same run,
+// rounds alternating. Both sides are wall times of a fresh node process, sign-in included.
+// DAM_BENCH_FILES / DAM_BENCH_FILE_MB / DAM_BENCH_ROUNDS change the load.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { DamClient } from '../src/api/client';
+import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
+import { median, printRow } from './stats';
+
+const FILES = Number(process.env.DAM_BENCH_FILES ?? 200);
+const FILE_MB = Number(process.env.DAM_BENCH_FILE_MB ?? 1);
+const ROUNDS = Number(process.env.DAM_BENCH_ROUNDS ?? 3);
+
+function startEmulator(data: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}:\n${err}`)));
+  });
+}
+
+async function countIn(client: DamClient, classificationId: string): Promise<number> {
+  const page = await client.search.records({ expression: 'DirectClassification = @c', namedParameters: { c: classificationId }, pageSize: 1 });
+  return page.totalCount ?? NaN;
+}
+
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
+  const started = performance.now();
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, ...env } });
+  const ms = performance.now() - started;
+  if (r.status !== 0) throw new Error(`${args[0]} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return { ms, stdout: r.stdout };
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'dam-upload-command-bench-'));
+  let emulator: ChildProcess | undefined;
+  try {
+    if (!existsSync('dist/cli.js')) spawnSync(process.execPath, ['esbuild.mjs', '--production'], { stdio: 'inherit' });
+    // The command's path bundled the way the CLI is, so neither side pays tsx's compile-on-load.
+    const fixture = join(work, 'upload-batch.js');
+    await esbuild.build({ entryPoints: ['bench/fixtures/upload-batch.ts'], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: fixture, minify: true, mainFields: ['module', 'main'], logLevel: 'warning' });
+    const dir = join(work, 'files');
+    mkdirSync(dir);
+    const files: string[] = [];
+    for (let i = 0; i < FILES; i++) {
+      const path = join(dir, `bench-${String(i).padStart(4, '0')}.bin`);
+      writeFileSync(path, randomBytes(FILE_MB * 1024 * 1024));
+      files.push(path);
+    }
+    const started = await startEmulator(join(work, 'data'));
+    emulator = started.child;
+    const { url } = started;
+    const client = new DamClient({ profile: emulatorProfile(url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: 'dam-bench-upload-command/1' });
+
+    const commandMs: number[] = [];
+    const serialMs: number[] = [];
+    const cliMs: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 3 === 0 ? ['command', 'serial', 'cli'] : round % 3 === 1 ? ['cli', 'command', 'serial'] : ['serial', 'cli', 'command'];
+      for (const who of order) {
+        const cls = (await client.classifications.create({ name: `bench-${round}-${who}` })).id;
+        if (who === 'cli') {
+          cliMs.push(timed(process.execPath, ['dist/cli.js', 'upload', ...files, '--classification', cls, '--url', url, '--json']).ms);
+        } else {
+          const r = timed(process.execPath, [fixture, url, cls, ...files], who === 'serial' ? { DAM_BATCH_CONCURRENCY: '1' } : {});
+          (who === 'serial' ? serialMs : commandMs).push(r.ms);
+        }
+        const count = await countIn(client, cls);
+        if (count !== FILES) throw new Error(`${who}: ${count} records in the classification, expected ${FILES}`);
+      }
+    }
+    const mb = FILES * FILE_MB;
+    const rate = (ms: number) => `${((mb / ms) * 1000).toFixed(1)} MB/s, ${((FILES / ms) * 1000).toFixed(1)} files/s`;
+    console.log(`${FILES} files × ${FILE_MB} MB as new records in a fresh classification each time, ${ROUNDS} rounds alternating; one emulator (--data in a temp folder)`);
+    printRow('Upload command path (4 files at once), median', `${(median(commandMs) / 1000).toFixed(2)} s`, `dam upload ${(median(cliMs) / 1000).toFixed(2)} s`, `${rate(median(commandMs))} vs ${rate(median(cliMs))}; command/CLI ${(median(commandMs) / median(cliMs)).toFixed(2)}x`);
+    printRow('  same path one file at a time, median', `${(median(serialMs) / 1000).toFixed(2)} s`, `dam upload ${(median(cliMs) / 1000).toFixed(2)} s`, `${rate(median(serialMs))}; the CLI also goes one at a time`);
+    console.log(`rounds (s): command ${commandMs.map((m) => (m / 1000).toFixed(2)).join(' ')} | one at a time ${serialMs.map((m) => (m / 1000).toFixed(2)).join(' ')} | CLI ${cliMs.map((m) => (m / 1000).toFixed(2)).join(' ')}`);
+  } finally {
+    if (emulator && emulator.exitCode === null) {
+      emulator.kill('SIGTERM');
+      await new Promise((r) => emulator!.once('exit', r));
+    }
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,172 @@
+// Create Renditions: presets from the tenant's `.renditionPreset` setting, records from the tree's selection
+// (or typed ids), one CreateRenditions maintenance job, its status followed in a notification, and the new
+// renditions revealed in the tree when it ends.
+import * as vscode from 'vscode';
+import type { DamClient } from '../../api/client';
+import type { MaintenanceJob } from '../../api/files';
+import type { RenditionPreset } from '../../api/schemas';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { Explorer } from '../explorer/explorer';
+import type { ExplorerNode } from '../explorer/nodes';
+import type { DamLog } from '../log';
+
+export interface RenditionArgs {
+  recordIds?: string[];
+  presets?: string[];
+  /** Stops following the job, as the notification's Cancel does (tests). */
+  token?: vscode.CancellationToken;
+}
+
+export interface RenditionOutcome {
+  job: MaintenanceJob;
+  /** Job still running when the user stopped following it. */
+  stoppedWaiting: boolean;
+  /** The renditions each record's newest master version has afterwards. */
+  revealed: { recordId: string; versionId: string; renditions: ExplorerNode[] }[];
+  failedTargets: { recordId: string; message: string }[];
+}
+
+type Rec = Extract<ExplorerNode, { kind: 'record' }>;
+
+export class RenditionsCommand {
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly explorer: Explorer,
+    private readonly log: DamLog,
+  ) {}
+
+  async run(first?: unknown, second?: unknown): Promise<RenditionOutcome | undefined> {
+    const client = this.connections.session?.client;
+    if (!client) throw new Error('Not connected to a DAM tenant: run "DAM: Switch Connection" or "DAM: Start Local Emulator" first.');
+    const args: RenditionArgs = isArgs(first) ? first : {};
+    const nodes = isArgs(first) ? [] : selectedNodes(first, second, this.explorer.view.selection);
+    const recordNodes = new Map<string, Rec | undefined>();
+    for (const n of nodes) {
+      if (n.kind === 'record') recordNodes.set(n.id, n);
+      else if ((n.kind === 'file' || n.kind === 'version') && !recordNodes.has(n.recordId)) recordNodes.set(n.recordId, undefined);
+    }
+    let recordIds = args.recordIds ?? [...recordNodes.keys()];
+    if (recordIds.length === 0) {
+      const text = await vscode.window.showInputBox({
+        title: 'DAM: create renditions for',
+        prompt: 'Record ids, separated by commas or spaces (or select records in the DAM Explorer and use its context menu)',
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.split(/[\s,]+/).some(Boolean) ? undefined : 'Enter at least one record id'),
+      });
+      if (!text) return undefined;
+      recordIds = [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+    }
+    const presets = args.presets ?? (await this.askPresets(client, recordIds.length));
+    if (!presets?.length) return undefined;
+
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DAM: renditions (${presets.join(', ')}) for ${recordIds.length} record${recordIds.length === 1 ? '' : 's'}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const subs = [token.onCancellationRequested(() => abort.abort()), ...(args.token ? [args.token.onCancellationRequested(() => abort.abort())] : [])];
+        try {
+          progress.report({ message: 'submitting the maintenance job…' });
+          const submitted = await client.files.createRenditions(recordIds, presets);
+          let job = submitted;
+          try {
+            job = await client.files.waitForJob(submitted.id, {
+              signal: abort.signal,
+              onStatus: (j) => progress.report({ message: `job ${j.id}: ${j.status}${j.targetsCount ? ` · ${j.targetsCount} target(s)` : ''} (Cancel stops waiting; the job goes on)` }),
+            });
+          } catch (err) {
+            if (!abort.signal.aborted) throw err;
+            return { job, stoppedWaiting: true };
+          }
+          return { job, stoppedWaiting: false };
+        } finally {
+          subs.forEach((d) => d.dispose());
+        }
+      },
+    );
+    const { job } = outcome;
+    if (outcome.stoppedWaiting) {
+      void vscode.window.showInformationMessage(`DAM: stopped following maintenance job ${job.id}; it goes on in the service.`);
+      return { ...outcome, revealed: [], failedTargets: [] };
+    }
+    const failedTargets = failedTargetsOf(job);
+    const okIds = recordIds.filter((id) => !failedTargets.some((f) => f.recordId === id));
+    const revealed = okIds.length ? await this.reveal(okIds, recordNodes) : [];
+    if (/^success$/i.test(job.status)) {
+      vscode.window.setStatusBarMessage(`DAM: renditions created for ${okIds.length} record(s)`, 5000);
+    } else {
+      const names = failedTargets.slice(0, 5).map((f) => `record ${f.recordId}: ${f.message}`).join('; ');
+      this.log.warn(`Maintenance job ${job.id} ended ${job.status}: ${names || job.message || 'no details'}`);
+      void vscode.window.showErrorMessage(
+        `DAM: maintenance job ${job.id} ended ${job.status}${failedTargets.length ? ` — ${failedTargets.length} failed: ${names}${failedTargets.length > 5 ? '; …' : ''}` : job.message ? ` — ${job.message}` : ''}. Check the presets suit those files and try again.`,
+      );
+    }
+    return { job, stoppedWaiting: false, revealed, failedTargets };
+  }
+
+  private async askPresets(client: DamClient, count: number): Promise<string[] | undefined> {
+    const presets = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'DAM: reading rendition presets' }, () => client.renditionPresets());
+    if (presets.length === 0) throw new Error('The tenant has no rendition presets: add entries to the .renditionPreset setting first.');
+    const picks = await vscode.window.showQuickPick(
+      presets.map((p) => ({ label: p.name, description: presetDescription(p), detail: presetDetail(p), picked: false })),
+      { title: `DAM: rendition presets for ${count} record${count === 1 ? '' : 's'}`, canPickMany: true, placeHolder: 'Pick one or more presets', ignoreFocusOut: true },
+    );
+    return picks?.map((p) => p.label);
+  }
+
+  /** Redraws each record and walks to its newest master version's renditions, revealing the first record's. */
+  private async reveal(recordIds: string[], known: Map<string, Rec | undefined>): Promise<RenditionOutcome['revealed']> {
+    const provider = this.explorer.provider;
+    const out: RenditionOutcome['revealed'] = [];
+    for (const id of recordIds.slice(0, 20)) {
+      provider.refreshRecord(id);
+      let record: Rec | undefined = known.get(id);
+      if (!record) {
+        const results = await provider.find(`Id = ${id}`);
+        record = results ? (await provider.getChildren(results)).find((n): n is Rec => n.kind === 'record') : undefined;
+      }
+      if (!record) continue;
+      const files = await provider.getChildren(record);
+      const master = files.find((n) => n.kind === 'file' && n.file.isMaster) ?? files.find((n) => n.kind === 'file');
+      if (!master) continue;
+      const versions = await provider.getChildren(master);
+      const latest = versions.find((n) => n.kind === 'version');
+      if (!latest) continue;
+      const renditions = (await provider.getChildren(latest)).filter((n) => n.kind === 'rendition');
+      out.push({ recordId: id, versionId: latest.id, renditions });
+      if (out.length === 1) {
+        const target = renditions[0] ?? latest;
+        await this.explorer.view.reveal(target, { select: true, focus: false, expand: true }).then(undefined, (err: unknown) => this.log.warn(`Reveal: ${String(err)}`));
+      }
+    }
+    return out;
+  }
+}
+
+function presetDescription(p: RenditionPreset): string {
+  const size = typeof p.size === 'number' ? ` · ${p.size}px` : '';
+  return `${p.format ?? 'format not set'}${size}`;
+}
+
+function presetDetail(p: RenditionPreset): string {
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : typeof v === 'string' ? v : '');
+  const usages = list(p.usages);
+  const ai = list(p.aiActions);
+  return [usages ? `usages: ${usages}` : 'no usages', ai ? `AI action: ${ai}` : 'no AI action'].join(' · ');
+}
+
+function failedTargetsOf(job: MaintenanceJob): { recordId: string; message: string }[] {
+  return (job.errors ?? []).map((e) => {
+    const o = (e ?? {}) as { recordId?: unknown; target?: { recordId?: unknown }; message?: unknown };
+    return { recordId: String(o.recordId ?? o.target?.recordId ?? '?'), message: typeof o.message === 'string' ? o.message : JSON.stringify(e) };
+  });
+}
+
+function isArgs(v: unknown): v is RenditionArgs {
+  return typeof v === 'object' && v !== null && !('kind' in v) && ('recordIds' in v || 'presets' in v || 'token' in v);
+}
+
+function selectedNodes(first: unknown, second: unknown, selection: readonly ExplorerNode[]): ExplorerNode[] {
+  if (Array.isArray(second) && second.length) return second as ExplorerNode[];
+  if (first && typeof first === 'object' && 'kind' in first) return [first as ExplorerNode];
+  return [...selection];
+}

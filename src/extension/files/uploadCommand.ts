@@ -1,0 +1,241 @@
+// The Upload command's VS Code side: where the files and the destination come from (palette, Explorer menu,
+// DAM tree menu, or arguments when run programmatically), the short quick-pick flow, one cancellable
+// progress notification for the batch, "Retry failed", and refreshing the tree. The sending itself is
+// UploadBatch (no vscode), which drag and drop uses too.
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DamClient } from '../../api/client';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ExplorerProvider } from '../explorer/explorerProvider';
+import { classificationLabel, recordLabel, type ExplorerNode } from '../explorer/nodes';
+import type { DamLog } from '../log';
+import { defaultTitle, formatBytes, UploadBatch, type BatchResult, type BatchSnapshot, type RecordStatus, type UploadItem, type UploadTarget } from './uploadBatch';
+
+/** What the command accepts when run programmatically; every field given skips its prompt. */
+export interface UploadArgs {
+  classificationId?: string;
+  recordId?: string;
+  files?: (vscode.Uri | string)[];
+  /** Title of the new record (one file only; several files take their names). */
+  title?: string;
+  status?: RecordStatus;
+  /** Cancels the upload as the notification's Cancel button does (tests). */
+  token?: vscode.CancellationToken;
+  /** Called on every change of the batch (tests cancel half way through with it). */
+  onProgress?: (snapshot: BatchSnapshot) => void;
+}
+
+export interface UploadDestination {
+  target: UploadTarget;
+  label: string;
+}
+
+const MAX_FILES = 10_000;
+
+export class UploadCommand {
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly provider: ExplorerProvider,
+    private readonly log: DamLog,
+    /** Shows a tree node (the DAM Explorer's reveal). */
+    private readonly reveal?: (node: ExplorerNode) => Thenable<void>,
+  ) {}
+
+  private client(): DamClient {
+    const client = this.connections.session?.client;
+    if (!client) throw new Error('Not connected to a DAM tenant: run "DAM: Switch Connection" or "DAM: Start Local Emulator" first.');
+    return client;
+  }
+
+  /** Entry point for every way the command is invoked. */
+  async run(first?: unknown, second?: unknown): Promise<BatchResult | undefined> {
+    const client = this.client();
+    let args: UploadArgs = {};
+    let uris: vscode.Uri[] = [];
+    if (first instanceof vscode.Uri) {
+      // Explorer context menu: the clicked resource and the whole selection.
+      uris = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) && second.length ? (second as vscode.Uri[]) : [first];
+    } else if (isNode(first)) {
+      const dest = this.destinationOf(first);
+      if (dest?.target.kind === 'classification') args.classificationId = dest.target.classificationId;
+      else if (dest?.target.kind === 'record') args.recordId = dest.target.recordId;
+    } else if (first && typeof first === 'object') {
+      args = first as UploadArgs;
+      uris = (args.files ?? []).map((f) => (typeof f === 'string' ? vscode.Uri.file(f) : f));
+    }
+    const interactive = !(first && typeof first === 'object' && !isNode(first) && !(first instanceof vscode.Uri));
+
+    if (uris.length === 0) {
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: true, openLabel: 'Upload to DAM', title: 'DAM: files or folders to upload' });
+      if (!picked?.length) return undefined;
+      uris = picked;
+    }
+    const items = await collectFiles(uris.filter((u) => u.scheme === 'file').map((u) => u.fsPath));
+    if (items.length === 0) throw new Error('Nothing to upload: the selection has no files (only local files can be uploaded).');
+
+    const dest = await this.askDestination(client, args);
+    if (!dest) return undefined;
+    if (dest.target.kind === 'classification') {
+      const options = await this.askRecordOptions(items, dest, args, interactive);
+      if (!options) return undefined;
+      if (options.status) dest.target = { ...dest.target, status: options.status };
+      if (options.title && items.length === 1) items[0].title = options.title;
+    }
+    const batch = new UploadBatch(client, dest.target, items);
+    return this.runBatch(batch, dest, args);
+  }
+
+  /** Runs (or re-runs, for "Retry failed") a batch under one cancellable notification. */
+  async runBatch(batch: UploadBatch, dest: UploadDestination, args: Pick<UploadArgs, 'token' | 'onProgress'> = {}): Promise<BatchResult> {
+    const count = batch.remaining.length;
+    const title = dest.target.kind === 'classification' ? `DAM: uploading ${count} file${count === 1 ? '' : 's'} to ${dest.label}` : `DAM: new version${count === 1 ? '' : 's'} of ${dest.label}`;
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const abort = new AbortController();
+      const subs = [token.onCancellationRequested(() => abort.abort()), ...(args.token ? [args.token.onCancellationRequested(() => abort.abort())] : [])];
+      if (args.token?.isCancellationRequested) abort.abort();
+      let reported = 0;
+      let lastReport = 0;
+      try {
+        return await batch.run(abort.signal, (s) => {
+          args.onProgress?.(s);
+          const now = performance.now();
+          const percent = s.bytesTotal ? (s.bytesSent / s.bytesTotal) * 100 : 0;
+          // The notification redraws on every report: a few a second is plenty.
+          if (now - lastReport < 150 && s.done + s.failed < s.files) return;
+          lastReport = now;
+          progress.report({ message: progressLine(s), increment: Math.max(0, percent - reported) });
+          reported = Math.max(reported, percent);
+        });
+      } finally {
+        subs.forEach((d) => d.dispose());
+      }
+    });
+    this.afterUpload(dest, result);
+    const { failed } = result;
+    if (failed.length) {
+      const detail = failed.slice(0, 5).map((f) => `${f.file}: ${this.log.scrub(f.reason)}`).join('; ');
+      for (const f of failed) this.log.warn(`Upload of ${f.file} failed: ${this.log.scrub(f.reason)}`);
+      // Not awaited: a programmatic caller gets the result while the message waits for the user.
+      void vscode.window
+        .showErrorMessage(`DAM: ${failed.length} of ${batch.statuses.length} file(s) failed — ${detail}${failed.length > 5 ? '; …' : ''}`, 'Retry failed', 'Show Log')
+        .then((choice) => {
+          if (choice === 'Retry failed') void this.runBatch(batch, dest).catch((err: unknown) => this.log.error(`Retry: ${String(err)}`));
+          else if (choice === 'Show Log') this.log.show();
+        });
+    } else if (result.cancelled) {
+      void vscode.window.showInformationMessage(`DAM: upload cancelled; ${result.recordIds.length} of ${batch.statuses.length} file(s) had arrived, nothing half-made was kept.`);
+    } else {
+      const seconds = result.ms / 1000;
+      vscode.window.setStatusBarMessage(`DAM: uploaded ${batch.statuses.length} file(s), ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s`, 5000);
+    }
+    return result;
+  }
+
+  /** Redraws the classification (or record) that received the files and reveals it when it is in the tree. */
+  private afterUpload(dest: UploadDestination, result: BatchResult): void {
+    if (result.recordIds.length === 0) return;
+    if (dest.target.kind === 'record') {
+      this.provider.refreshRecord(dest.target.recordId);
+      return;
+    }
+    const node = this.provider.nodeOf(`cls:${dest.target.classificationId}`);
+    if (!node) return;
+    this.provider.refresh(node);
+    void this.reveal?.(node)?.then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
+  }
+
+  private destinationOf(node: ExplorerNode): UploadDestination | undefined {
+    let n: ExplorerNode | undefined = node;
+    while (n && n.kind !== 'classification' && n.kind !== 'record') n = this.provider.getParent(n);
+    if (n?.kind === 'classification') return { target: { kind: 'classification', classificationId: n.id }, label: classificationLabel(n.classification) };
+    if (n?.kind === 'record') return { target: { kind: 'record', recordId: n.id }, label: recordLabel(n.record) };
+    if (node.kind === 'file' || node.kind === 'version') return { target: { kind: 'record', recordId: node.recordId }, label: node.recordId };
+    return undefined;
+  }
+
+  private async askDestination(client: DamClient, args: UploadArgs): Promise<UploadDestination | undefined> {
+    if (args.recordId) return { target: { kind: 'record', recordId: args.recordId }, label: `record ${args.recordId}` };
+    if (args.classificationId) {
+      const node = this.provider.nodeOf(`cls:${args.classificationId}`);
+      const label = node?.kind === 'classification' ? classificationLabel(node.classification) : `classification ${args.classificationId}`;
+      return { target: { kind: 'classification', classificationId: args.classificationId }, label };
+    }
+    const how = await vscode.window.showQuickPick(
+      [
+        { label: '$(new-file) New records', description: 'one record per file, in a classification', to: 'classification' as const },
+        { label: '$(versions) New version of a record', description: "each file becomes the newest version of the record's master file", to: 'record' as const },
+      ],
+      { title: 'DAM: upload as', ignoreFocusOut: true },
+    );
+    if (!how) return undefined;
+    if (how.to === 'record') {
+      const id = await vscode.window.showInputBox({ title: 'DAM: record to add a version to', prompt: 'Record id', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter the record id') });
+      return id ? { target: { kind: 'record', recordId: id.trim() }, label: `record ${id.trim()}` } : undefined;
+    }
+    const items: Promise<(vscode.QuickPickItem & { id: string })[]> = client.classifications
+        .list({ pageSize: 500 })
+        .then((page) => page.items.map((c) => ({ label: c.labelPath || c.namePath || c.name || c.id, description: c.id, id: c.id })));
+    const pick = await vscode.window.showQuickPick(items, { title: 'DAM: classification of the new records', placeHolder: 'Type to filter classifications', matchOnDescription: true, ignoreFocusOut: true },
+    );
+    return pick ? { target: { kind: 'classification', classificationId: pick.id }, label: pick.label } : undefined;
+  }
+
+  /** Title and status, with defaults that one Enter accepts. */
+  private async askRecordOptions(items: UploadItem[], dest: UploadDestination, args: UploadArgs, interactive: boolean): Promise<{ title?: string; status?: RecordStatus } | undefined> {
+    if (!interactive || args.title !== undefined || args.status !== undefined) return { title: args.title, status: args.status };
+    const defaults = `${items.length === 1 ? `title "${defaultTitle(items[0].name)}"` : 'titles from the file names'}, status Draft`;
+    const choice = await vscode.window.showQuickPick(
+      [
+        { label: '$(cloud-upload) Upload', description: defaults, edit: false },
+        { label: '$(edit) Set title and status first…', edit: true },
+      ],
+      { title: `DAM: ${items.length} file(s) (${formatBytes(items.reduce((n, i) => n + i.size, 0))}) to ${dest.label}`, ignoreFocusOut: true },
+    );
+    if (!choice) return undefined;
+    if (!choice.edit) return {};
+    let title: string | undefined;
+    if (items.length === 1) {
+      title = await vscode.window.showInputBox({ title: 'DAM: title of the new record', value: defaultTitle(items[0].name), ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'A record needs a title') });
+      if (title === undefined) return undefined;
+    }
+    const status = await vscode.window.showQuickPick(
+      (['Draft', 'Released', 'Archived'] as const).map((s) => ({ label: s, picked: s === 'Draft' })),
+      { title: 'DAM: status of the new record(s)', placeHolder: 'Draft unless chosen otherwise', ignoreFocusOut: true },
+    );
+    if (!status) return undefined;
+    return { title: title?.trim(), status: status.label };
+  }
+}
+
+function progressLine(s: BatchSnapshot): string {
+  const current = s.active
+    .slice(0, 2)
+    .map((a) => `${a.item.name} ${a.state === 'creating' ? 'creating record' : `${a.item.size ? Math.floor((a.sent / a.item.size) * 100) : 100}%`}`)
+    .join(', ');
+  const rate = s.bytesPerSecond > 0 ? ` · ${formatBytes(s.bytesPerSecond)}/s` : '';
+  const failed = s.failed ? ` · ${s.failed} failed` : '';
+  return `${s.done} of ${s.files} done${failed}${current ? ` · ${current}` : ''}${rate}`;
+}
+
+function isNode(value: unknown): value is ExplorerNode {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string' && !(value instanceof vscode.Uri);
+}
+
+/** Files of the selection, folders walked (hidden entries and links skipped), in a stable order. */
+export async function collectFiles(paths: string[]): Promise<UploadItem[]> {
+  const out: UploadItem[] = [];
+  const walk = async (path: string): Promise<void> => {
+    if (out.length >= MAX_FILES) throw new Error(`More than ${MAX_FILES.toLocaleString()} files selected: upload a smaller folder.`);
+    const info = await stat(path);
+    if (info.isFile()) {
+      out.push({ path, name: basename(path), size: info.size });
+      return;
+    }
+    if (!info.isDirectory()) return;
+    const entries = (await readdir(path, { withFileTypes: true })).filter((e) => !e.name.startsWith('.') && !e.isSymbolicLink()).sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) await walk(join(path, e.name));
+  };
+  for (const p of paths) await walk(p);
+  return out;
+}

@@ -1,0 +1,231 @@
+// The file commands inside a real VS Code against the emulator: Upload to DAM (three files, one segmented,
+// found under their classification in the tree), Create Renditions (a thumbnail seen under the version),
+// Publish Check Result (badge and findings in the Check Results view, and the slow-check pattern), and an
+// upload cancelled half way that leaves no record behind.
+import * as assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DamApi } from '../../../src/extension/controller';
+import type { ExplorerNode } from '../../../src/extension/explorer/nodes';
+import type { BatchResult, BatchSnapshot } from '../../../src/extension/files/uploadBatch';
+import type { RenditionOutcome } from '../../../src/extension/files/renditionsCommand';
+import type { PublishOutcome } from '../../../src/extension/files/fileCommands';
+import type { CheckViewNode } from '../../../src/extension/files/checkResultsView';
+
+type Cls = Extract<ExplorerNode, { kind: 'classification' }>;
+type Rec = Extract<ExplorerNode, { kind: 'record' }>;
+
+async function api(): Promise<DamApi> {
+  const ext = vscode.extensions.getExtension<DamApi>('dam-workbench.dam-workbench');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+/** A file of `size` bytes of random data (so nothing along the way can shortcut it). */
+function writeRandomFile(path: string, size: number): void {
+  const fd = openSync(path, 'w');
+  try {
+    const chunk = randomBytes(1024 * 1024);
+    for (let written = 0; written < size; written += chunk.length) writeSync(fd, chunk, 0, Math.min(chunk.length, size - written));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function recordsIn(dam: DamApi, classificationId: string): Promise<number> {
+  const page = await dam.connections.session!.client.search.records({ expression: 'DirectClassification = @c', namedParameters: { c: classificationId }, pageSize: 1 });
+  assert.ok(typeof page.totalCount === 'number', 'the search answers totalCount');
+  return page.totalCount;
+}
+
+describe('File commands', function () {
+  this.timeout(240_000);
+  let dam: DamApi;
+  let dir: string;
+  let target: Cls;
+  let imageRecordId: string;
+
+  before(async () => {
+    dam = await api();
+    if (dam.connections.state.kind !== 'connected' || dam.connections.session?.profile.kind !== 'emulator') {
+      await vscode.commands.executeCommand('dam.startEmulator');
+    }
+    assert.equal(dam.connections.state.kind, 'connected');
+    dir = mkdtempSync(join(tmpdir(), 'dam-files-e2e-'));
+    // A classification below a root one: a place with few records, where the new ones are easy to see.
+    const provider = dam.explorer.provider;
+    const roots = (await provider.getChildren()).filter((n): n is Cls => n.kind === 'classification');
+    for (const root of roots) {
+      const child = (await provider.getChildren(root)).find((n): n is Cls => n.kind === 'classification');
+      if (child) {
+        target = child;
+        break;
+      }
+    }
+    assert.ok(target, 'no second-level classification in the demo tenant');
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('uploads three files (one over 20 MB, segmented) onto a classification and shows them under it', async () => {
+    const client = dam.connections.session!.client;
+    // An image from the demo tenant, so the rendition test below has something to render.
+    const hits = await client.search.records({ expression: 'ContentType = Image', pageSize: 1 });
+    const version = await client.files.latestVersion(hits.items[0].id);
+    assert.ok(version, 'a demo image record has a version');
+    const download = await client.files.download(version);
+    const chunks: Buffer[] = [];
+    for await (const chunk of download.body) chunks.push(Buffer.from(chunk as Uint8Array));
+    const stamp = Date.now();
+    const files = {
+      image: join(dir, `photo-${stamp}.png`),
+      text: join(dir, `notes-${stamp}.txt`),
+      big: join(dir, `large-${stamp}.bin`),
+    };
+    writeFileSync(files.image, Buffer.concat(chunks));
+    writeFileSync(files.text, 'Release notes for the spring campaign.\n');
+    writeRandomFile(files.big, 21 * 1024 * 1024 + 123);
+    const before = await recordsIn(dam, target.id);
+    const snapshots: BatchSnapshot[] = [];
+
+    const result = await vscode.commands.executeCommand<BatchResult>('dam.files.upload', {
+      classificationId: target.id,
+      files: [vscode.Uri.file(files.image), vscode.Uri.file(files.text), vscode.Uri.file(files.big)],
+      status: 'Draft',
+      onProgress: (s: BatchSnapshot) => snapshots.push({ ...s }),
+    });
+
+    assert.ok(result, 'the command answers its result');
+    assert.deepEqual(result.failed, []);
+    assert.equal(result.cancelled, false);
+    assert.equal(result.recordIds.length, 3);
+    const big = result.statuses.find((s) => s.item.path === files.big);
+    assert.equal(big?.segmented, true, 'the 21 MB file went in segments');
+    assert.equal(result.statuses.find((s) => s.item.path === files.text)?.segmented, false);
+    assert.ok(snapshots.some((s) => s.bytesSent > 0 && s.bytesSent < s.bytesTotal), 'progress was reported part way');
+    assert.ok(snapshots.some((s) => s.bytesPerSecond > 0), 'throughput was reported');
+    assert.equal(await recordsIn(dam, target.id), before + 3);
+
+    // In the tree: the classification (refreshed by the command) lists the three new records with their titles.
+    await vscode.commands.executeCommand('dam.explorer.loadAll', target);
+    const children = (await dam.explorer.provider.getChildren(target)).filter((n): n is Rec => n.kind === 'record');
+    for (const [path, title] of [
+      [files.image, `photo-${stamp}`],
+      [files.text, `notes-${stamp}`],
+      [files.big, `large-${stamp}`],
+    ]) {
+      const id = result.statuses.find((s) => s.item.path === path)?.recordId;
+      const node = children.find((n) => n.id === id);
+      assert.ok(node, `record of ${path} is under the classification in the tree`);
+      assert.equal(node.record.title, title);
+    }
+    imageRecordId = result.statuses.find((s) => s.item.path === files.image)!.recordId!;
+  });
+
+  it('creates a thumbnail rendition and reveals it in the tree', async () => {
+    assert.ok(imageRecordId, 'needs the uploaded image');
+    const outcome = await vscode.commands.executeCommand<RenditionOutcome>('dam.files.createRenditions', { recordIds: [imageRecordId], presets: ['thumbnail'] });
+    assert.ok(outcome);
+    assert.equal(outcome.job.status, 'Success', JSON.stringify(outcome.job));
+    assert.deepEqual(outcome.failedTargets, []);
+    const shown = outcome.revealed.find((r) => r.recordId === imageRecordId);
+    assert.ok(shown, 'the record was walked to its newest version');
+    const thumbnail = shown.renditions.find((n) => n.kind === 'rendition' && (n.rendition.preset === 'thumbnail' || /thumbnail/i.test(n.rendition.name ?? '')));
+    assert.ok(thumbnail, `a thumbnail rendition under the version: ${JSON.stringify(shown.renditions.map((n) => n.kind === 'rendition' && n.rendition.name))}`);
+    // The tree node is the one VS Code shows: reading the version's children again finds it too.
+    const parent = dam.explorer.provider.getParent(thumbnail);
+    assert.equal(parent?.kind, 'version');
+    const again = await dam.explorer.provider.getChildren(parent);
+    assert.ok(again.some((n) => n.kind === 'rendition' && n.id === thumbnail.id));
+  });
+
+  it('publishes a check result with findings and shows the badge and the findings in the view', async () => {
+    assert.ok(imageRecordId, 'needs the uploaded image');
+    const check = `e2e brand check ${Date.now()}`;
+    const file = join(dir, 'brand.dam-check.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        check,
+        category: 'Brand Consistency',
+        description: 'Checked the **logo** and the claims.',
+        findings: [
+          { finding: 'spring campaign', outcome: 'fail', explanation: 'The claim is *not* approved.', recommendation: 'Use the approved wording. <img src=x onerror=alert(1)>' },
+          { finding: 'Release notes', outcome: 'warning', explanation: 'Tone is informal.' },
+          { finding: 'logo', outcome: 'pass' },
+        ],
+      }),
+    );
+    const outcome = await vscode.commands.executeCommand<PublishOutcome>('dam.checks.publish', { file: vscode.Uri.file(file), recordId: imageRecordId, mode: 'publish' });
+    assert.ok(outcome);
+    assert.equal(outcome.findings, 3);
+    assert.deepEqual(outcome.badge, { color: 'red', count: 2, label: '2' }, 'rollup: one fail + one warning');
+
+    const view = dam.files.checkResults;
+    assert.equal(view.versionId, outcome.versionId);
+    const rows = await view.getChildren();
+    const row = rows.find((n): n is Extract<CheckViewNode, { kind: 'result' }> => n.kind === 'result' && n.result.checkName === check);
+    assert.ok(row, 'the published result is in the Check Results view');
+    const item = view.getTreeItem(row);
+    assert.match(String(item.description), /^2 \(rollup\)/);
+    assert.equal(((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, 'charts.red');
+    const findings = await view.getChildren(row);
+    assert.deepEqual(
+      findings.map((f) => (f.kind === 'finding' ? [f.finding.finding, (view.getTreeItem(f).iconPath as vscode.ThemeIcon).id] : [])),
+      [
+        ['spring campaign', 'error'],
+        ['Release notes', 'warning'],
+        ['logo', 'pass'],
+      ],
+    );
+    const tip = view.getTreeItem(findings[0]).tooltip as vscode.MarkdownString;
+    assert.equal(tip.isTrusted, false);
+    assert.equal(tip.supportHtml, false);
+    assert.match(tip.value, /The claim is \*not\* approved\./);
+    assert.match(tip.value, /Use the approved wording\./);
+
+    // The slow-check pattern: "in progress" first, then the final outcome PUT to the same result.
+    const slowFile = join(dir, 'slow.dam-check.json');
+    writeFileSync(slowFile, JSON.stringify({ check: `${check} slow`, category: 'Risk & Compliance', outcome: 'pass', description: 'No risky claims found.' }));
+    const started = await vscode.commands.executeCommand<PublishOutcome>('dam.checks.publish', { file: vscode.Uri.file(slowFile), versionId: outcome.versionId, mode: 'start' });
+    assert.ok(started?.results.find((r) => r.id === started.resultId)?.inProgress, 'shown as in progress');
+    const finished = await vscode.commands.executeCommand<PublishOutcome>('dam.checks.publish', { file: vscode.Uri.file(slowFile), versionId: outcome.versionId, mode: 'finish' });
+    assert.equal(finished?.resultId, started.resultId, 'the same result was finished');
+    const final = finished.results.find((r) => r.id === started.resultId);
+    assert.equal(final?.outcome, 'pass');
+    assert.equal(final?.inProgress, false);
+    assert.deepEqual(final?.badge, { color: 'green', label: 'Pass' });
+  });
+
+  it('cancels an upload half way and leaves no record behind', async () => {
+    const file = join(dir, `cancelled-${Date.now()}.bin`);
+    const size = 100 * 1024 * 1024;
+    writeRandomFile(file, size);
+    const before = await recordsIn(dam, target.id);
+    const cts = new vscode.CancellationTokenSource();
+    let sentAtCancel: number | undefined;
+    const result = await vscode.commands.executeCommand<BatchResult>('dam.files.upload', {
+      classificationId: target.id,
+      files: [vscode.Uri.file(file)],
+      title: 'must not exist',
+      token: cts.token,
+      onProgress: (s: BatchSnapshot) => {
+        if (sentAtCancel === undefined && s.bytesSent > 0) {
+          sentAtCancel = s.bytesSent;
+          cts.cancel();
+        }
+      },
+    });
+    assert.ok(result);
+    assert.ok(sentAtCancel !== undefined && sentAtCancel < size, 'cancelled while segments were still to send');
+    assert.equal(result.cancelled, true);
+    assert.deepEqual(result.recordIds, []);
+    assert.equal(result.statuses[0].state, 'cancelled');
+    assert.equal(await recordsIn(dam, target.id), before, 'no record was created');
+    const titled = await dam.connections.session!.client.search.records({ expression: 'Title = "must not exist"', pageSize: 1 });
+    assert.equal(titled.items.length, 0);
+  });
+});
