@@ -47,27 +47,8 @@ export interface CheckRun {
   findings?: FindingInput[];
 }
 
-/**
- * The spec's rollup (applies only when the result's outcome is null; an explicit outcome overrides it):
- * no findings → no badge; any fail → red with the count of fail + warning; else any warning → orange with the
- * count of warnings; else any pass → green with the count of passes; only info → gray "Info".
- */
-export interface Badge {
-  color: 'red' | 'orange' | 'green' | 'gray';
-  count?: number;
-  label: string;
-}
-
-export function rollup(outcome: Outcome | null | undefined, findings: readonly Pick<Finding, 'outcome'>[]): Badge | undefined {
-  const colorOf: Record<Outcome, Badge['color']> = { fail: 'red', warning: 'orange', pass: 'green', info: 'gray' };
-  if (outcome) return { color: colorOf[outcome], label: outcome[0].toUpperCase() + outcome.slice(1) };
-  const count = (o: Outcome) => findings.filter((f) => f.outcome === o).length;
-  if (!findings.length) return undefined;
-  if (count('fail')) return { color: 'red', count: count('fail') + count('warning'), label: String(count('fail') + count('warning')) };
-  if (count('warning')) return { color: 'orange', count: count('warning'), label: String(count('warning')) };
-  if (count('pass')) return { color: 'green', count: count('pass'), label: String(count('pass')) };
-  return { color: 'gray', label: 'Info' };
-}
+// The rollup lives in its own zod-free module so the extension's activation bundle can use it too.
+export { rollup, type Badge } from './rollup';
 
 export class ChecksApi {
   constructor(private readonly http: HttpClient) {}

@@ -1,6 +1,7 @@
 // Check-result badges: the spec's rollup rule for one result, and how several results combine into the
 // badge of a file version (and of a record, through its newest master version). No `vscode` here, so the
 // rule is unit-tested outside VS Code.
+import { rollup } from '../../api/rollup';
 import type { CheckResultView, Outcome } from './nodes';
 
 export type BadgeColor = 'red' | 'orange' | 'green' | 'gray';
@@ -14,33 +15,24 @@ export interface Badge {
 }
 
 const RANK: Record<BadgeColor, number> = { red: 3, orange: 2, green: 1, gray: 0 };
-const COLOR_OF: Record<Outcome, BadgeColor> = { fail: 'red', warning: 'orange', pass: 'green', info: 'gray' };
 
 export function isOutcome(value: unknown): value is Outcome {
   return value === 'pass' || value === 'fail' || value === 'warning' || value === 'info';
 }
 
 /**
- * The badge of one check result. The rollup applies only when `outcome` is null: any fail is red with
- * the count of fail + warning findings, else any warning is orange with the count of warnings, else any
- * pass is green with the count of passes, else (only info) gray "Info"; no findings, no badge.
- * An explicit outcome overrides the rollup: its colour, with the findings of that colour counted.
+ * The badge of one check result: colour and count by the spec's rollup (`rollup()`, shared with the CLI and
+ * the Check Results view), with a label for the tooltip that names what was counted.
  */
 export function resultBadge(result: Pick<CheckResultView, 'outcome' | 'findings'>): Badge | undefined {
+  const badge = rollup(result.outcome, result.findings);
+  if (!badge) return undefined;
+  if (result.outcome) return { color: badge.color, count: undefined, label: result.outcome === 'info' ? 'Info' : result.outcome };
   const count = (o: Outcome) => result.findings.filter((f) => f.outcome === o).length;
-  const fail = count('fail');
-  const warning = count('warning');
-  const pass = count('pass');
-  if (result.outcome) {
-    const color = COLOR_OF[result.outcome];
-    const n = color === 'red' ? fail + warning : color === 'orange' ? warning : color === 'green' ? pass : 0;
-    return { color, count: n > 0 ? n : undefined, label: result.outcome === 'info' ? 'Info' : `${result.outcome}${n > 0 ? ` (${n})` : ''}` };
-  }
-  if (result.findings.length === 0) return undefined;
-  if (fail > 0) return { color: 'red', count: fail + warning, label: `${fail} failed, ${warning} warning${warning === 1 ? '' : 's'}` };
-  if (warning > 0) return { color: 'orange', count: warning, label: `${warning} warning${warning === 1 ? '' : 's'}` };
-  if (pass > 0) return { color: 'green', count: pass, label: `${pass} passed` };
-  return { color: 'gray', count: undefined, label: 'Info' };
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const label =
+    badge.color === 'red' ? `${count('fail')} failed, ${plural(count('warning'), 'warning')}` : badge.color === 'orange' ? plural(count('warning'), 'warning') : badge.color === 'green' ? `${count('pass')} passed` : 'Info';
+  return { color: badge.color, count: badge.count, label };
 }
 
 /** The badge of several results (a version's): the most severe colour, counting over the results of that colour. */

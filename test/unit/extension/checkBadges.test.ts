@@ -1,5 +1,6 @@
 // The spec's rollup rule for check-result badges, as a table, and how a version's results combine.
 import { strict as assert } from 'node:assert';
+import { rollup } from '../../../src/api/rollup';
 import { badgeText, combineBadges, resultBadge } from '../../../src/extension/explorer/badges';
 import type { FindingView, Outcome } from '../../../src/extension/explorer/nodes';
 
@@ -40,5 +41,18 @@ describe('check-result badges', () => {
     assert.equal(badgeText(combined!), '3');
     assert.equal(combineBadges([undefined, undefined]), undefined);
     assert.equal(combineBadges([green])?.color, 'green');
+  });
+
+  it('gives the colour and count of the shared rollup() for every mix of up to three findings and each outcome', () => {
+    const all: Outcome[] = ['pass', 'fail', 'warning', 'info'];
+    const mixes: Outcome[][] = [[]];
+    for (let n = 0; n < 3; n++) for (const mix of [...mixes]) if (mix.length === n) for (const o of all) mixes.push([...mix, o]);
+    for (const outcome of [null, ...all]) {
+      for (const mix of mixes) {
+        const shared = rollup(outcome, findings(...mix));
+        const badge = resultBadge({ outcome, findings: findings(...mix) });
+        assert.deepEqual(badge && { color: badge.color, count: badge.count }, shared && { color: shared.color, count: shared.count }, `${outcome} ${mix.join(',')}`);
+      }
+    }
   });
 });
