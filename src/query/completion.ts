@@ -213,6 +213,12 @@ function addValues(path: PropertyPath, op: ComparisonOperator, ctx: Ctx): void {
   } else if (resolved.type === 'Classification') {
     for (const c of ctx.options.schema?.classifications ?? []) value(c, 'classification', quoteIfNeeded(c));
   }
+  if (path.kind === 'field' && resolved.field?.dataType === 'LanguageList' && path.accessor.join('.').toLowerCase() === 'language.id') {
+    for (const l of ctx.options.schema?.languages ?? []) {
+      const insertText = ctx.inString ? l.id : quote(l.id);
+      ctx.out.push({ label: l.id, kind: 'value', detail: l.culture ? `${l.name} (${l.culture})` : l.name, documentation: `language **${l.name}**`, insertText, range: ctx.replace, sortText: '0' + l.name });
+    }
+  }
   if (resolved.field?.options && path.kind === 'field') {
     const acc = path.accessor.join('.').toLowerCase();
     for (const o of resolved.field.options) {

@@ -1,4 +1,5 @@
-// The optional tenant schema semantic checks and completion use: field definitions, options, classifications.
+// The optional tenant schema semantic checks and completion use: field definitions, options, classifications,
+// languages.
 // It arrives from the network or a settings file, so it is validated with zod at that boundary.
 import { z } from 'zod';
 import { FIELD_DATA_TYPES } from './catalogue';
@@ -21,6 +22,8 @@ export const QuerySchemaSchema = z.object({
   fields: z.array(FieldSchemaSchema).default([]),
   /** Classification names (or name paths) known to the tenant. */
   classifications: z.array(z.string()).optional(),
+  /** The tenant's languages: completion offers their ids after a LanguageList field's `Language.Id`. */
+  languages: z.array(z.object({ id: z.string(), name: z.string(), culture: z.string().optional() })).optional(),
 });
 
 export type OptionSchema = z.infer<typeof OptionSchemaSchema>;

@@ -44,7 +44,7 @@ export class SchemaCache implements vscode.Disposable {
 
   /** The schema the language core gets, or undefined before any connection was ever made. */
   get schema(): QuerySchema | undefined {
-    return this.cached ? { fields: this.cached.fields, classifications: this.cached.classifications } : undefined;
+    return this.cached ? { fields: this.cached.fields, classifications: this.cached.classifications, languages: this.cached.languages } : undefined;
   }
 
   get current(): CachedSchema | undefined {

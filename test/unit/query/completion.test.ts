@@ -6,8 +6,10 @@ const schema: QuerySchema = {
   fields: [
     { id: '614c068cab7c4603bbddae8200d2722a', name: 'Status', label: 'Approval status', dataType: 'OptionList', options: [{ name: 'Approved', label: 'OK' }, { name: 'Draft' }] },
     { name: 'ReleaseDate', dataType: 'Date' },
+    { name: 'Spoken', dataType: 'LanguageList' },
   ],
   classifications: ['Products'],
+  languages: [{ id: 'd0e4a7b2c1f34e5a9b8c7d6e5f4a3b21', name: 'English', culture: 'en-US' }],
 };
 
 function at(textWithCursor: string, options: CompletionOptions = {}): { items: CompletionItem[]; labels: string[]; text: string; offset: number } {
@@ -50,6 +52,14 @@ describe('query completion', () => {
   testCompletionsFor("FieldName('Status').Option.Label = |", { has: ['OK', 'Draft'], not: ['Approved'] }, { schema });
   testCompletionsFor("FieldName('Status').Value = 'Ap|'", { has: ['Approved'], not: ['?'] }, { schema });
   testCompletionsFor('Classification = |', { has: ['Products'] }, { schema });
+  testCompletionsFor("FieldName('Spoken').Language.Id = |", { has: ['d0e4a7b2c1f34e5a9b8c7d6e5f4a3b21'], not: ['Products', 'Approved'] }, { schema });
+  testCompletionsFor("FieldName('Status').Value = |", { not: ['d0e4a7b2c1f34e5a9b8c7d6e5f4a3b21'] }, { schema });
+  it('names the language beside its id, and quotes the id outside a string', () => {
+    const { items } = at("FieldName('Spoken').Language.Id = |", { schema });
+    const english = items.find((i) => i.label === 'd0e4a7b2c1f34e5a9b8c7d6e5f4a3b21');
+    assert.equal(english?.detail, 'English (en-US)');
+    assert.equal(english?.insertText, "'d0e4a7b2c1f34e5a9b8c7d6e5f4a3b21'");
+  });
   testCompletionsFor('|', { has: ["FieldName('Status').Value", "FieldName('ReleaseDate').Value"] }, { schema });
   testCompletionsFor('|', { has: ['Label', 'NamePath'], not: ['Title'] }, { target: 'classifications' });
   testCompletionsFor('|', { has: ['Title', 'CreatedOn', 'Rank'], not: ['FileCount', 'NOT'] }, { mode: 'sort' });
