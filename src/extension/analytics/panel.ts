@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { checkAnalyticsQuery, type AnalyticsQuery, type AnalyticsRow } from '../../query/analytics';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
+import { webviewHtml, webviewRoots } from '../webviewHtml';
 import { LabelResolver, recordsByIdQuery } from './labels';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel, type PanelToHost } from './messages';
 import { editsToQuery, parseQueryText } from './queryText';
@@ -20,39 +21,6 @@ export interface PanelDeps {
 
 type PanelState = Extract<PanelToHost, { type: 'state' }>;
 
-function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = '';
-  for (let i = 0; i < 32; i++) out += chars[Math.floor(Math.random() * chars.length)];
-  return out;
-}
-
-export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const n = nonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webviews', 'analytics.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webviews', 'analytics', 'style.css'));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${n}'`,
-    `img-src ${webview.cspSource} data:`,
-    `font-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Analytics query</title>
-</head>
-<body>
-<main id="app" aria-busy="true">Loading the analytics builder…</main>
-<script nonce="${n}" src="${script.toString()}"></script>
-</body>
-</html>`;
-}
 
 interface RunState {
   id: number;
@@ -84,11 +52,14 @@ export class AnalyticsPanel implements vscode.Disposable {
     readonly webviewPanel: vscode.WebviewPanel,
   ) {
     const webview = webviewPanel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'media'), vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webviews')],
-    };
-    webview.html = panelHtml(webview, deps.extensionUri);
+    webview.options = { enableScripts: true, localResourceRoots: webviewRoots(deps.extensionUri) };
+    webview.html = webviewHtml(webview, {
+      style: vscode.Uri.joinPath(deps.extensionUri, 'media', 'webviews', 'analytics', 'style.css'),
+      script: vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webviews', 'analytics.js'),
+      title: 'Analytics query',
+      root: { tag: 'main', text: 'Loading the analytics builder…' },
+      dataImages: true,
+    });
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)),
       vscode.workspace.onDidChangeTextDocument((e) => {

@@ -9,6 +9,7 @@ import type { DamClient } from '../../api/client';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
+import { webviewHtml } from '../webviewHtml';
 import { Pager, type ResultItem } from './pager';
 import type { QueryRequest } from './request';
 import type { FromWebview, ResultRow, RunSummary, ToWebview } from './resultsMessages';
@@ -120,25 +121,15 @@ export class ResultsPanel implements vscode.Disposable {
     });
     this.panel = panel;
     this.ready = false;
-    const nonce = nonceOf();
-    const w = panel.webview;
-    const csp = [`default-src 'none'`, `img-src ${w.cspSource} data:`, `style-src ${w.cspSource}`, `font-src ${w.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-    w.html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${w.asWebviewUri(vscode.Uri.joinPath(media, 'results.css'))}">
-<title>DAM query results</title>
-</head>
-<body>
-<div id="app" role="main"></div>
-<script nonce="${nonce}" src="${w.asWebviewUri(vscode.Uri.joinPath(scripts, 'queryResults.js'))}"></script>
-</body>
-</html>`;
+    panel.webview.html = webviewHtml(panel.webview, {
+      style: vscode.Uri.joinPath(media, 'results.css'),
+      script: vscode.Uri.joinPath(scripts, 'queryResults.js'),
+      title: 'DAM query results',
+      root: { tag: 'div', role: 'main' },
+      dataImages: true,
+    });
     this.disposables.push(
-      w.onDidReceiveMessage((raw: unknown) => {
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
         const parsed = FromWebviewSchema.safeParse(raw);
         if (!parsed.success) {
           this.deps.log.warn(`Query results: ignored a malformed message from the webview (${parsed.error.issues[0]?.message})`);
@@ -322,10 +313,4 @@ function downloadUriOf(value: unknown): string | undefined {
     if (typeof v === 'string' && /^(uri|url|downloaduri|href)$/i.test(k) && /^https?:/i.test(v)) return v;
   }
   return undefined;
-}
-
-function nonceOf(): string {
-  const bytes = new Uint8Array(24);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[+/=]/g, '');
 }

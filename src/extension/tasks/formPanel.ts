@@ -5,36 +5,10 @@ import type { DamClient } from '../../api/client';
 import { TaskValidationError, type Project } from '../../api/tasks';
 import { taskStatusName } from '../../query/rules/tasks';
 import type { DamLog } from '../log';
+import { webviewHtml, webviewRoots } from '../webviewHtml';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel } from './messages';
 import { checkTaskForm, emptyForm, STATUS_LABELS, type FormPrincipal, type FormProject, type TaskFormValues } from './taskForm';
 
-function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = '';
-  for (let i = 0; i < 32; i++) out += chars[Math.floor(Math.random() * chars.length)];
-  return out;
-}
-
-function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const n = nonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webviews', 'taskForm.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webviews', 'taskForm', 'style.css'));
-  const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${n}'`, `font-src ${webview.cspSource}`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>New task</title>
-</head>
-<body>
-<main id="app" aria-busy="true">Loading the task form…</main>
-<script nonce="${n}" src="${script.toString()}"></script>
-</body>
-</html>`;
-}
 
 /** Numeric ids only: task assignees are the service's integer user and group ids. */
 function numericId(id: string): number | undefined {
@@ -81,11 +55,13 @@ export class TaskFormPanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
   ) {
     const webview = webviewPanel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist', 'webviews')],
-    };
-    webview.html = panelHtml(webview, extensionUri);
+    webview.options = { enableScripts: true, localResourceRoots: webviewRoots(extensionUri) };
+    webview.html = webviewHtml(webview, {
+      style: vscode.Uri.joinPath(extensionUri, 'media', 'webviews', 'taskForm', 'style.css'),
+      script: vscode.Uri.joinPath(extensionUri, 'dist', 'webviews', 'taskForm.js'),
+      title: 'New task',
+      root: { tag: 'main', text: 'Loading the task form…' },
+    });
     const first = context.projects.find((p) => p.status === 'InProcess') ?? context.projects[0];
     if (first) this.form = { ...this.form, projectId: String(first.id) };
     this.disposables.push(

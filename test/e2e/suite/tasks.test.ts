@@ -56,6 +56,15 @@ describe('DAM task commands', function () {
     assert.deepEqual(init.projects.map((p) => p.id).slice(0, 5), [101, 102, 103, 104, 105]);
     assert.ok(init.principals.some((p) => p.id === 10 && p.kind === 'group'), 'group Marketing is offered');
     assert.equal(dam.tasks.load().formPanel, panel);
+    // The page it ran in is strict: nothing by default, and the one script is the one carrying the policy's nonce.
+    const html = panel.webviewPanel.webview.html;
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    assert.match(csp, /^default-src 'none';/);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce && nonce.length >= 16, csp);
+    assert.deepEqual([...html.matchAll(/<script\b[^>]*>/g)].map((m) => /nonce="([^"]+)"/.exec(m[0])?.[1]), [nonce]);
+    // No 'unsafe-…' and no bare `*` source (the webview's own origin, cspSource, may carry a subdomain wildcard).
+    assert.doesNotMatch(csp, /unsafe-|(^|\s)\*(\s|;|$)/);
   });
 
   after(() => panel?.dispose());
