@@ -4,11 +4,12 @@
 // re-sends only files whose bytes did not arrive, and a file whose upload arrived but whose record was not
 // created reuses its token instead of sending the bytes again.
 import type { DamClient } from '../../api/client';
+import type { FieldInput } from '../../api/files';
 
 export type RecordStatus = 'Draft' | 'Released' | 'Archived';
 
 export type UploadTarget =
-  | { kind: 'classification'; classificationId: string; status?: RecordStatus }
+  | { kind: 'classification'; classificationId: string; status?: RecordStatus; /** Field values set on every new record. */ fields?: FieldInput[] }
   | { kind: 'record'; recordId: string };
 
 export interface UploadItem {
@@ -178,6 +179,7 @@ export class UploadBatch {
           classificationIds: [this.target.classificationId],
           contentType: contentTypeOf(item.name),
           ...(this.target.status ? { status: this.target.status } : {}),
+          ...(this.target.fields?.length ? { fields: this.target.fields } : {}),
         });
         s.recordId = record.id;
       } else {

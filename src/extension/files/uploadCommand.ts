@@ -6,10 +6,13 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
+import type { FieldInput } from '../../api/files';
+import type { FieldDefinition } from '../../api/schemas';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ExplorerProvider } from '../explorer/explorerProvider';
 import { classificationLabel, recordLabel, type ExplorerNode } from '../explorer/nodes';
 import type { DamLog } from '../log';
+import { defaultOf, fieldLabel, optionsOf, toFieldInput, validateFieldText, widgetOf } from './fieldValues';
 import { defaultTitle, formatBytes, UploadBatch, type BatchResult, type BatchSnapshot, type RecordStatus, type UploadItem, type UploadTarget } from './uploadBatch';
 
 /** What the command accepts when run programmatically; every field given skips its prompt. */
@@ -20,6 +23,8 @@ export interface UploadArgs {
   /** Title of the new record (one file only; several files take their names). */
   title?: string;
   status?: RecordStatus;
+  /** Field values of the new record(s): field id (or name) and `value` or `values`, as the client sends them. */
+  fields?: FieldInput[];
   /** Cancels the upload as the notification's Cancel button does (tests). */
   token?: vscode.CancellationToken;
   /** Called on every change of the batch (tests cancel half way through with it). */
@@ -77,9 +82,10 @@ export class UploadCommand {
     const dest = await this.askDestination(client, args);
     if (!dest) return undefined;
     if (dest.target.kind === 'classification') {
-      const options = await this.askRecordOptions(items, dest, args, interactive);
+      const options = await this.askRecordOptions(client, items, dest, args, interactive);
       if (!options) return undefined;
       if (options.status) dest.target = { ...dest.target, status: options.status };
+      if (options.fields?.length) dest.target = { ...dest.target, fields: options.fields };
       if (options.title && items.length === 1) items[0].title = options.title;
     }
     const batch = new UploadBatch(client, dest.target, items);
@@ -181,14 +187,20 @@ export class UploadCommand {
     return pick ? { target: { kind: 'classification', classificationId: pick.id }, label: pick.label } : undefined;
   }
 
-  /** Title and status, with defaults that one Enter accepts. */
-  private async askRecordOptions(items: UploadItem[], dest: UploadDestination, args: UploadArgs, interactive: boolean): Promise<{ title?: string; status?: RecordStatus } | undefined> {
-    if (!interactive || args.title !== undefined || args.status !== undefined) return { title: args.title, status: args.status };
+  /** Title, status and field values, with defaults that one Enter accepts. Undefined when the user escaped. */
+  private async askRecordOptions(
+    client: DamClient,
+    items: UploadItem[],
+    dest: UploadDestination,
+    args: UploadArgs,
+    interactive: boolean,
+  ): Promise<{ title?: string; status?: RecordStatus; fields?: FieldInput[] } | undefined> {
+    if (!interactive || args.title !== undefined || args.status !== undefined || args.fields !== undefined) return { title: args.title, status: args.status, fields: args.fields };
     const defaults = `${items.length === 1 ? `title "${defaultTitle(items[0].name)}"` : 'titles from the file names'}, status Draft`;
     const choice = await vscode.window.showQuickPick(
       [
         { label: '$(cloud-upload) Upload', description: defaults, edit: false },
-        { label: '$(edit) Set title and status first…', edit: true },
+        { label: '$(edit) Set title, status and field values first…', edit: true },
       ],
       { title: `DAM: ${items.length} file(s) (${formatBytes(items.reduce((n, i) => n + i.size, 0))}) to ${dest.label}`, ignoreFocusOut: true },
     );
@@ -204,7 +216,64 @@ export class UploadCommand {
       { title: 'DAM: status of the new record(s)', placeHolder: 'Draft unless chosen otherwise', ignoreFocusOut: true },
     );
     if (!status) return undefined;
-    return { title: title?.trim(), status: status.label };
+    const fields = await this.askFields(client, items.length);
+    if (!fields) return undefined;
+    return { title: title?.trim(), status: status.label, fields };
+  }
+
+  /**
+   * Which fields to fill (none picked skips the step), then each one's value with the prompt of its data type.
+   * Undefined when the user escaped any prompt: the whole upload is then cancelled before a byte is sent.
+   */
+  private async askFields(client: DamClient, count: number): Promise<FieldInput[] | undefined> {
+    const definitions: Promise<(vscode.QuickPickItem & { def: FieldDefinition })[]> = client.fieldDefinitions.list({ pageSize: 500 }).then((page) =>
+      page.items
+        .filter((def) => widgetOf(def))
+        .map((def) => {
+          const d = defaultOf(def);
+          return { label: fieldLabel(def), description: def.dataType ?? undefined, detail: d.text ? `default: ${widgetOf(def) === 'options' ? d.optionIds.map((id) => optionsOf(def).find((o) => o.id === id)?.label ?? id).join(', ') : d.text}` : undefined, def };
+        }),
+    );
+    const picked = await vscode.window.showQuickPick(definitions, {
+      title: `DAM: field values of the new record${count === 1 ? '' : 's'}`,
+      placeHolder: 'Tick the fields to fill, or press Enter with none ticked to skip',
+      canPickMany: true,
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    });
+    if (!picked) return undefined;
+    const out: FieldInput[] = [];
+    for (const { def } of picked) {
+      const answer = await this.askFieldValue(def);
+      if (answer === undefined) return undefined;
+      const input = toFieldInput(def, answer);
+      if (input) out.push(input);
+    }
+    return out;
+  }
+
+  /** One field's value: options from its list, other types typed and checked as the user types. */
+  private async askFieldValue(def: FieldDefinition): Promise<string | string[] | undefined> {
+    const widget = widgetOf(def)!;
+    const name = fieldLabel(def);
+    const preset = defaultOf(def);
+    if (widget === 'options') {
+      const options = optionsOf(def);
+      if (!options.length) throw new Error(`The field '${name}' has no options to pick from: add them in the tenant, or leave the field out.`);
+      const picked = await vscode.window.showQuickPick(
+        options.map((o) => ({ label: o.label, description: o.name !== o.label ? o.name : undefined, picked: preset.optionIds.includes(o.id), id: o.id })),
+        { title: `DAM: ${name}`, placeHolder: 'Tick the option(s)', canPickMany: true, ignoreFocusOut: true },
+      );
+      return picked?.map((p) => p.id);
+    }
+    const hint = { text: 'Text', list: 'Values separated by commas', number: 'A number', date: 'An ISO date, YYYY-MM-DD', datetime: 'An ISO date and time, YYYY-MM-DDThh:mm:ssZ' }[widget];
+    return vscode.window.showInputBox({
+      title: `DAM: ${name}`,
+      prompt: `${hint} (empty leaves the field unset)`,
+      value: preset.text,
+      ignoreFocusOut: true,
+      validateInput: (v) => validateFieldText(widget, v),
+    });
   }
 }
 

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { embeddedItems } from '../../../src/api/hal';
 import type { DamApi } from '../../../src/extension/controller';
 import type { ExplorerNode } from '../../../src/extension/explorer/nodes';
 import type { BatchResult, BatchSnapshot } from '../../../src/extension/files/uploadBatch';
@@ -198,6 +199,38 @@ describe('File commands', function () {
     assert.equal(final?.outcome, 'pass');
     assert.equal(final?.inProgress, false);
     assert.deepEqual(final?.badge, { color: 'green', label: 'Pass' });
+  });
+
+  it('uploads a file as a new record with field values and reads them back from the record', async () => {
+    const client = dam.connections.session!.client;
+    const defs = (await client.fieldDefinitions.list({ pageSize: 500 })).items;
+    const date = defs.find((d) => d.dataType === 'Date');
+    const options = defs.find((d) => d.dataType === 'OptionList' && Array.isArray(d.items) && d.items.length > 1);
+    assert.ok(date && options, 'the demo tenant has a Date and an OptionList field');
+    // Not the field's default option, so a value that came from the default could not pass.
+    const defaultIds = ((options.defaultValue as { values?: unknown[] } | null | undefined)?.values ?? []).map(String);
+    const option = (options.items as { id: string }[]).find((o) => !defaultIds.includes(o.id))!;
+    const file = join(dir, `fielded-${Date.now()}.txt`);
+    writeFileSync(file, 'A record with field values.\n');
+
+    const result = await vscode.commands.executeCommand<BatchResult>('dam.files.upload', {
+      classificationId: target.id,
+      files: [vscode.Uri.file(file)],
+      fields: [
+        { id: date.id, value: '2025-06-01' },
+        { id: options.id, values: [option.id] },
+      ],
+    });
+    assert.ok(result);
+    assert.deepEqual(result.failed, []);
+    assert.equal(result.recordIds.length, 1);
+
+    const record = await client.records.get(result.recordIds[0], { select: { recordFields: [date.id, options.id], resolveDefaultValues: false } });
+    const fields = embeddedItems(record, 'fields') as { id: string; localizedValues?: { value?: unknown; values?: unknown[] }[] }[];
+    const valueOf = (id: string) => fields.find((f) => f.id === id)?.localizedValues?.[0];
+    assert.match(String(valueOf(date.id)?.value), /^2025-06-01/, JSON.stringify(fields));
+    const stored = (valueOf(options.id)?.values ?? []).map((v) => (typeof v === 'object' && v !== null ? (v as { id?: string }).id : v));
+    assert.deepEqual(stored, [option.id], JSON.stringify(fields));
   });
 
   it('cancels an upload half way and leaves no record behind', async () => {
