@@ -1,7 +1,8 @@
 // Field values asked when uploading files as new records: which of the tenant's field definitions can be
 // filled from a prompt, how the typed text is checked, and the `fields` entry it becomes in the record body.
-// Free of `vscode` so the rules are unit-tested; uploadCommand.ts draws the widgets.
-import { z } from 'zod';
+// Free of `vscode` so the rules are unit-tested; uploadCommand.ts draws the widgets. Free of zod too: this
+// loads with the activation bundle, which leaves zod to the session bundle; the client already validated the
+// definition, and the two loose parts read here (options, default) are checked by hand.
 import type { FieldInput } from '../../api/files';
 import type { FieldDefinition } from '../../api/schemas';
 
@@ -34,22 +35,25 @@ export interface FieldOption {
   label: string;
 }
 
-// The definition is parsed loosely by the client; its option list (`items`) is read here, at the point of use.
-const OptionsSchema = z.array(z.looseObject({ id: z.string(), name: z.string().nullish(), label: z.string().nullish() }));
-const DefaultSchema = z.looseObject({ value: z.unknown().optional(), values: z.array(z.unknown()).optional() }).nullish();
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optionalString = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** The options of an OptionList definition (none when the definition carries no readable list). */
 export function optionsOf(def: FieldDefinition): FieldOption[] {
-  const parsed = OptionsSchema.safeParse((def as { items?: unknown }).items);
-  if (!parsed.success) return [];
-  return parsed.data.map((o) => ({ id: o.id, name: o.name ?? o.id, label: o.label || o.name || o.id }));
+  const items = def.items;
+  if (!Array.isArray(items) || !items.every((o) => isObject(o) && typeof o.id === 'string')) return [];
+  return (items as Record<string, unknown>[]).map((o) => {
+    const id = o.id as string;
+    const name = optionalString(o.name) ?? id;
+    return { id, name, label: optionalString(o.label) ?? name };
+  });
 }
 
 /** The definition's default as prompt text (or, for options, the default option ids). */
 export function defaultOf(def: FieldDefinition): { text: string; optionIds: string[] } {
-  const parsed = DefaultSchema.safeParse((def as { defaultValue?: unknown }).defaultValue);
-  const d = parsed.success ? parsed.data : undefined;
-  const values = (d?.values ?? (d?.value === undefined || d?.value === null ? [] : [d.value])).filter((v) => v !== null && v !== undefined && typeof v !== 'object').map(String);
+  const d = isObject(def.defaultValue) ? def.defaultValue : undefined;
+  const raw = Array.isArray(d?.values) ? (d.values as unknown[]) : d?.value === undefined || d?.value === null ? [] : [d.value];
+  const values = raw.filter((v) => v !== null && v !== undefined && typeof v !== 'object').map(String);
   return { text: widgetOf(def) === 'list' ? values.join(', ') : (values[0] ?? ''), optionIds: values };
 }
 
