@@ -32,6 +32,7 @@ export const Commands = {
   tasksAttach: 'dam.tasks.attach',
   filesUpload: 'dam.files.upload',
   filesCreateRenditions: 'dam.files.createRenditions',
+  filesDownloadVersion: 'dam.files.downloadVersion',
   checksPublish: 'dam.checks.publish',
   checksShowResults: 'dam.checks.showResults',
   checksRefreshResults: 'dam.checks.refreshResults',

@@ -6,10 +6,12 @@ import { Commands, VIEW_CHECK_RESULTS } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
 import type { ExplorerNode } from '../explorer/nodes';
+import type { FindingDiagnostics } from '../findings/findingDiagnostics';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
 import { CheckResultsProvider, type CheckViewNode } from './checkResultsView';
 import type { PublishAnswer, PublishMode, ResultView } from './checksModule';
+import { DownloadCommand } from './downloadCommand';
 import { loadChecksModule } from './lazyFiles';
 import { RenditionsCommand } from './renditionsCommand';
 import { UploadCommand } from './uploadCommand';
@@ -32,6 +34,7 @@ export interface PublishOutcome extends PublishAnswer {
 export class FileCommands implements vscode.Disposable {
   readonly upload: UploadCommand;
   readonly renditions: RenditionsCommand;
+  readonly download: DownloadCommand;
   readonly checkResults: CheckResultsProvider;
   readonly checkResultsView: vscode.TreeView<CheckViewNode>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -40,10 +43,13 @@ export class FileCommands implements vscode.Disposable {
     private readonly connections: ConnectionManager,
     private readonly explorer: Explorer,
     log: DamLog,
+    /** Findings shown in opened copies: refreshed after a publish, and told about downloaded copies. */
+    private readonly findings?: FindingDiagnostics,
   ) {
     const d = this.disposables;
     this.upload = new UploadCommand(connections, explorer.provider, log, (node) => explorer.view.reveal(node, { expand: true, select: false, focus: false }));
     this.renditions = new RenditionsCommand(connections, explorer, log);
+    this.download = new DownloadCommand(connections, log, (source, title) => this.versionOf(source, title), findings);
     this.checkResults = new CheckResultsProvider(connections, log);
     d.push(this.checkResults);
     this.checkResultsView = vscode.window.createTreeView(VIEW_CHECK_RESULTS, { treeDataProvider: this.checkResults, showCollapseAll: true });
@@ -52,7 +58,13 @@ export class FileCommands implements vscode.Disposable {
     registerCommand(d, log, Commands.filesCreateRenditions, (first?: unknown, second?: unknown) => this.renditions.run(first, second));
     registerCommand(d, log, Commands.checksPublish, (first?: unknown) => this.publish(first));
     registerCommand(d, log, Commands.checksShowResults, (first?: unknown) => this.showResults(first));
-    registerCommand(d, log, Commands.checksRefreshResults, () => this.checkResults.reload());
+    registerCommand(d, log, Commands.checksRefreshResults, async () => {
+      const results = await this.checkResults.reload();
+      // Results may have changed on the service (deleted, finished elsewhere): the marked copies follow.
+      await this.findings?.refreshAll();
+      return results;
+    });
+    registerCommand(d, log, Commands.filesDownloadVersion, (first?: unknown) => this.download.run(first));
   }
 
   /** Shows a version's check results in the view (from a version node, a version id, or a record id prompt). */
@@ -94,6 +106,7 @@ export class FileCommands implements vscode.Disposable {
     const results = await this.checkResults.show(version);
     this.checkResultsView.title = `Check Results · ${version.label}`;
     this.refreshExplorerVersion(version.id);
+    await this.findings?.refreshAll();
     const badge = answer.badge ? `${answer.badge.color} badge ${answer.badge.label}` : 'no badge';
     vscode.window.setStatusBarMessage(`DAM: ${mode === 'start' ? 'slow check started' : 'check result published'} — ${answer.checkName}, ${answer.findings} finding(s), ${badge}`, 5000);
     await vscode.commands.executeCommand(`${VIEW_CHECK_RESULTS}.focus`).then(undefined, () => undefined);

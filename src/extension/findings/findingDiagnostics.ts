@@ -1,11 +1,12 @@
 // Findings as diagnostics: a text or Markdown document opened from a file version (`dam:/version/<id>/…`,
-// the explorer's Open Preview) gets a diagnostic at each place a finding of that version's check results
+// the explorer's Open Preview, or a local copy saved by "Download File Version", see DownloadedVersions) gets a diagnostic at each place a finding of that version's check results
 // occurs. The check results come through the explorer's FileData (the same reads as the tree's badges);
 // locating is the pure `locateFindings`.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
 import { fileDataOf } from '../explorer/fileDataCache';
 import type { DamLog } from '../log';
+import type { DownloadedVersions } from './downloadedVersions';
 import { locateFindings, type FindingSeverity } from './locate';
 
 const SEVERITY: Record<FindingSeverity, vscode.DiagnosticSeverity> = {
@@ -30,26 +31,43 @@ export class FindingDiagnostics implements vscode.Disposable {
   constructor(
     private readonly connections: ConnectionManager,
     private readonly log: DamLog,
+    /** Local copies of versions; without it only `dam:` documents are marked. */
+    readonly downloads?: DownloadedVersions,
   ) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((doc) => void this.refresh(doc)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.collection.delete(doc.uri)),
-      this.connections.onDidChange(() => this.refreshAll()),
+      this.connections.onDidChange(() => void this.refreshAll()),
     );
-    this.refreshAll();
+    if (downloads) {
+      this.disposables.push(
+        downloads.onDidChange((uri) => {
+          const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+          if (doc) void this.refresh(doc);
+        }),
+      );
+    }
+    void this.refreshAll();
   }
 
-  refreshAll(): void {
-    for (const doc of vscode.workspace.textDocuments) void this.refresh(doc);
+  /** Reads the findings again for every open document of a version (after results were published or changed). */
+  async refreshAll(): Promise<void> {
+    await Promise.all(vscode.workspace.textDocuments.map((doc) => this.refresh(doc)));
   }
 
   /** Reads the version's check results and marks the findings found in the document; resolves with the count. */
   async refresh(doc: vscode.TextDocument): Promise<number> {
-    const versionId = versionIdOf(doc.uri);
-    if (!versionId) return 0;
     const key = doc.uri.toString();
     const gen = (this.generation.get(key) ?? 0) + 1;
     this.generation.set(key, gen);
+    let versionId = versionIdOf(doc.uri);
+    if (!versionId && doc.uri.scheme === 'file' && this.downloads) {
+      versionId = await this.downloads.versionOf(doc.uri);
+      if (this.generation.get(key) !== gen) return 0;
+      // A copy whose file was deleted (or never mapped) keeps no findings.
+      if (!versionId) this.collection.delete(doc.uri);
+    }
+    if (!versionId) return 0;
     const session = this.connections.session;
     if (!session) {
       this.collection.delete(doc.uri);

@@ -3,7 +3,7 @@
 // Publish Check Result (badge and findings in the Check Results view, and the slow-check pattern), and an
 // upload cancelled half way that leaves no record behind.
 import * as assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import type { ExplorerNode } from '../../../src/extension/explorer/nodes';
 import type { BatchResult, BatchSnapshot } from '../../../src/extension/files/uploadBatch';
 import type { RenditionOutcome } from '../../../src/extension/files/renditionsCommand';
 import type { PublishOutcome } from '../../../src/extension/files/fileCommands';
+import type { DownloadOutcome } from '../../../src/extension/files/downloadCommand';
 import type { CheckViewNode } from '../../../src/extension/files/checkResultsView';
 
 type Cls = Extract<ExplorerNode, { kind: 'classification' }>;
@@ -231,6 +232,66 @@ describe('File commands', function () {
     assert.match(String(valueOf(date.id)?.value), /^2025-06-01/, JSON.stringify(fields));
     const stored = (valueOf(options.id)?.values ?? []).map((v) => (typeof v === 'object' && v !== null ? (v as { id?: string }).id : v));
     assert.deepEqual(stored, [option.id], JSON.stringify(fields));
+  });
+
+  it('downloads a Markdown version, marks its findings as diagnostics, and drops them when the result or the copy goes', async () => {
+    const client = dam.connections.session!.client;
+    const source = join(dir, `claims-${Date.now()}.md`);
+    writeFileSync(source, '# Spring claims\n\nOur cream is the best in the world.\nAsk sales@example.com for samples.\n');
+    const uploaded = await vscode.commands.executeCommand<BatchResult>('dam.files.upload', { classificationId: target.id, files: [vscode.Uri.file(source)] });
+    assert.equal(uploaded?.recordIds.length, 1);
+    const recordId = uploaded.recordIds[0];
+    const checkFile = join(dir, 'claims.dam-check.json');
+    writeFileSync(
+      checkFile,
+      JSON.stringify({
+        check: `e2e claims check ${Date.now()}`,
+        category: 'Risk & Compliance',
+        description: 'Claims and contact data.',
+        findings: [
+          { finding: 'best in the world', outcome: 'fail', explanation: 'Superlative claim without proof.' },
+          { finding: 'sales@example.com', outcome: 'warning', explanation: 'Personal contact data.' },
+          { finding: 'not in the text at all', outcome: 'fail' },
+        ],
+      }),
+    );
+    const published = await vscode.commands.executeCommand<PublishOutcome>('dam.checks.publish', { file: vscode.Uri.file(checkFile), recordId, mode: 'publish' });
+    assert.ok(published);
+
+    const saveDir = mkdtempSync(join(tmpdir(), 'dam-download-e2e-'));
+    try {
+      const copy = join(saveDir, 'copy of claims.md');
+      const outcome = await vscode.commands.executeCommand<DownloadOutcome>('dam.files.downloadVersion', { versionId: published.versionId, target: copy });
+      assert.ok(outcome?.document, 'the Markdown copy was opened');
+      assert.equal(readFileSync(copy, 'utf8'), readFileSync(source, 'utf8'), 'the bytes of the version');
+      assert.equal(outcome.versionId, published.versionId);
+      assert.ok(dam.findings.downloads?.entries().some(([uri, e]) => uri === vscode.Uri.file(copy).toString() && e.versionId === published.versionId), 'the copy is mapped to its version');
+
+      const diagnostics = [...vscode.languages.getDiagnostics(outcome.file)].sort((x, y) => x.range.start.compareTo(y.range.start));
+      assert.deepEqual(
+        diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.severity, outcome.document!.getText(d.range)]),
+        [
+          [2, 17, 2, 34, vscode.DiagnosticSeverity.Error, 'best in the world'],
+          [3, 4, 3, 21, vscode.DiagnosticSeverity.Warning, 'sales@example.com'],
+        ],
+      );
+      assert.match(diagnostics[0].message, /Superlative claim/);
+
+      // The result is deleted on the service: refreshing the results clears the marks.
+      await client.http.request({ method: 'DELETE', path: `/fileversion/${published.versionId}/CheckResult/${published.resultId}`, responseType: 'none', idempotent: false });
+      await vscode.commands.executeCommand('dam.checks.refreshResults');
+      assert.deepEqual(vscode.languages.getDiagnostics(outcome.file), []);
+
+      // The copy is deleted: its mapping is forgotten, and a refresh after the record is gone too breaks nothing.
+      rmSync(copy);
+      await client.records.delete(recordId);
+      await dam.findings.refreshAll();
+      assert.ok(!dam.findings.downloads?.entries().some(([uri]) => uri === vscode.Uri.file(copy).toString()), 'the gone copy is forgotten');
+      assert.deepEqual(vscode.languages.getDiagnostics(outcome.file), []);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      rmSync(saveDir, { recursive: true, force: true });
+    }
   });
 
   it('cancels an upload half way and leaves no record behind', async () => {
