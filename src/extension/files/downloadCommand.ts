@@ -20,6 +20,8 @@ export interface DownloadArgs {
   open?: boolean;
   /** Cancels as the notification's Cancel button does (tests). */
   token?: vscode.CancellationToken;
+  /** Called with the bytes written so far (tests cancel half way through with it). */
+  onProgress?: (bytes: number, total?: number) => void;
 }
 
 export interface DownloadOutcome {
@@ -90,6 +92,7 @@ export class DownloadCommand {
           return await client.files.downloadToFile(version, path, {
             signal: abort.signal,
             onProgress: (sent, total) => {
+              args.onProgress?.(sent, total);
               const all = total ?? size;
               if (!all) return;
               const percent = (sent / all) * 100;
@@ -98,6 +101,10 @@ export class DownloadCommand {
               reported = percent;
             },
           });
+        } catch (err) {
+          // Cancelled: the client removed its temporary file; nothing to report as an error.
+          if (abort.signal.aborted) throw new vscode.CancellationError();
+          throw err;
         } finally {
           subs.forEach((s) => s.dispose());
         }

@@ -3,7 +3,7 @@
 // Publish Check Result (badge and findings in the Check Results view, and the slow-check pattern), and an
 // upload cancelled half way that leaves no record behind.
 import * as assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,6 +291,40 @@ describe('File commands', function () {
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
       rmSync(saveDir, { recursive: true, force: true });
+    }
+  });
+
+  it('cancels a download half way and leaves no file behind', async () => {
+    const client = dam.connections.session!.client;
+    const big = join(dir, `download-big-${Date.now()}.bin`);
+    writeRandomFile(big, 30 * 1024 * 1024);
+    const uploaded = await vscode.commands.executeCommand<BatchResult>('dam.files.upload', { classificationId: target.id, files: [vscode.Uri.file(big)] });
+    assert.equal(uploaded?.recordIds.length, 1);
+    const version = await client.files.latestVersion(uploaded.recordIds[0]);
+    assert.ok(version);
+    const saveDir = mkdtempSync(join(tmpdir(), 'dam-download-cancel-e2e-'));
+    try {
+      const copy = join(saveDir, 'big.bin');
+      const cts = new vscode.CancellationTokenSource();
+      let atCancel: number | undefined;
+      const outcome = await vscode.commands.executeCommand<DownloadOutcome | undefined>('dam.files.downloadVersion', {
+        versionId: version.id,
+        target: copy,
+        token: cts.token,
+        onProgress: (bytes: number) => {
+          if (atCancel === undefined) {
+            atCancel = bytes;
+            cts.cancel();
+          }
+        },
+      });
+      assert.equal(outcome, undefined, 'a cancelled download answers nothing');
+      assert.ok(atCancel !== undefined && atCancel < 30 * 1024 * 1024, 'cancelled while bytes were still to come');
+      assert.deepEqual(readdirSync(saveDir), [], 'neither the file nor its temporary part is left');
+      assert.ok(!dam.findings.downloads?.entries().some(([uri]) => uri === vscode.Uri.file(copy).toString()), 'nothing remembered');
+    } finally {
+      rmSync(saveDir, { recursive: true, force: true });
+      await client.records.delete(uploaded.recordIds[0]);
     }
   });
 
