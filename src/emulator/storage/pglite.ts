@@ -3,6 +3,8 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Queryable, SqlParam, Store } from './store';
 
 function wrap(db: PGlite | Transaction): Queryable {
@@ -62,6 +64,43 @@ function lockFolder(folder: string): () => void {
   return () => rmSync(lock, { force: true });
 }
 
+/**
+ * PGlite starts with PostgreSQL's server defaults (shared_buffers 128 MB and the WAL buffers sized from it), and
+ * inside WASM those buffers are linear memory that is touched at start and never given back: measured here, a bare
+ * PGlite over an existing folder is 359 MB resident with them and 222 MB with 16 MB of shared buffers. The
+ * emulator's tables are a few MB, so 16 MB holds them (the 100,000-record emulator bench was not slower);
+ * work_mem and maintenance_work_mem keep their defaults, used only while a query needs them. Passed per start
+ * (`-c`), so nothing is written into postgresql.conf of the user's data folder.
+ */
+const SMALL_BUFFERS = ['-c', 'shared_buffers=16MB'];
+
+/**
+ * V8 runs WASM first as Liftoff (baseline) code and recompiles the functions that get hot with TurboFan on
+ * background threads. PostgreSQL is large and initdb alone makes thousands of its functions hot; those compilations
+ * leave their memory in the allocator's thread arenas. Measured with Liftoff only, the emulator sits at 260-280 MB
+ * resident instead of 365-390 MB on a new data folder and at 195-200 MB instead of 215-245 MB on an existing one,
+ * and starts a little sooner (nothing compiles beside initdb). The price is CPU-bound SQL: a million-row aggregate
+ * takes about 1.6x as long, the emulator bench's 100,000-record search 10-60% longer. The flag is process-wide and
+ * read when a module compiles, so it is set before PGlite compiles its module the first time; whoever opens PGlite
+ * owns its process (the emulator entry, `dam emulator`, tests and benchmarks).
+ */
+function useBaselineWasmCode(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
+ * On a new database PGlite runs initdb with a throw-away PostgreSQL of its own (another WASM instance, 400-500 MB
+ * of linear memory here, and the new data folder as an in-memory tarball) and closes it, but all of that is given
+ * back only by a major GC, which an emulator idling between requests may not run for a long time: measured, a new
+ * emulator stayed at 300-620 MB (median 480) without this GC and at 260-285 MB with it. `gc` is reached through the
+ * V8 flag rather than asking users to start node with --expose-gc; only the start that ran initdb calls it.
+ */
+function releaseInitdbMemory(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  gc?.();
+}
+
 /** Opens PGlite; `data` is a folder (created when missing) or ':memory:', optionally starting from a snapshot. */
 export async function openPglite(data: string, template?: Blob): Promise<PgliteStore> {
   let dataDir: string | undefined;
@@ -75,13 +114,20 @@ export async function openPglite(data: string, template?: Blob): Promise<PgliteS
   // which is what lets an acknowledged write survive kill -9.
   // The extension module is ESM-only in its typings; a dynamic import works from CJS and bundles alike.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const initdb = !template && !(dataDir && existsSync(join(dataDir, 'PG_VERSION')));
+  useBaselineWasmCode();
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm: locateBundled(pg_trgm) }, ...(template ? { loadDataDir: template } : {}) });
+    db = await PGlite.create(dataDir ?? 'memory://', {
+      extensions: { pg_trgm: locateBundled(pg_trgm) },
+      startParams: [...PGlite.defaultStartParams, ...SMALL_BUFFERS],
+      ...(template ? { loadDataDir: template } : {}),
+    });
   } catch (err) {
     unlock();
     throw err;
   }
+  if (initdb) releaseInitdbMemory();
   const base = wrap(db);
   return {
     kind: 'pglite',
