@@ -217,6 +217,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Blobs sit beside a persistent PGlite database; a :memory: or PostgreSQL-backed emulator keeps them in a private temp folder.
   const blobs = openBlobStore(inMemory || options.database ? undefined : (options.data ?? '.dam-emulator'));
   try {
+    // The store's open holds the data folder, so no other emulator writes these blobs: what is in their temporary
+    // folder now is what a killed process was writing.
+    const swept = await blobs.sweepTemporary();
+    if (swept) log(`removed ${swept} unfinished blob file(s) a stopped emulator left`);
     const applied = await migrate(store, migrations);
     if (applied.length) log(`applied migrations ${applied.join(', ')} (${Date.now() - started} ms)`);
     await seedStore(store, seed, log);

@@ -126,7 +126,7 @@ async function probeImage(blobs: BlobStore, key: string, ext: string, size: numb
   if (!DECODABLE.has(ext) || size > MAX_DECODE_BYTES) return undefined;
   try {
     const { Jimp } = await import('jimp');
-    const image = await Jimp.read(blobs.path(key));
+    const image = await Jimp.read(await blobs.bytes(key));
     return { width: image.width, height: image.height };
   } catch {
     return undefined;
@@ -292,7 +292,7 @@ export async function imageBlob(ctx: EmulatorContext, image: ImageRow): Promise<
   const cached = version[column];
   if (cached && (await ctx.blobs.size(cached)) !== undefined) return { key: cached, mime, ...size };
   const { Jimp } = await import('jimp');
-  const picture = await Jimp.read(ctx.blobs.path(version.blob!));
+  const picture = await Jimp.read(await ctx.blobs.bytes(version.blob!));
   picture.resize({ w: size.width, h: size.height });
   const bytes = image.kind === 'preview' ? await picture.getBuffer('image/jpeg', { quality: 82 }) : await picture.getBuffer('image/png');
   const written = await ctx.blobs.put(bytes);

@@ -104,7 +104,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
   /** One rendition of one version: resize to fit the preset's size (never enlarge), apply AI actions, encode. */
   async function renderRendition(version: FileVersionRow, preset: Preset, jobId: string) {
     const { Jimp } = await import('jimp');
-    const image = await Jimp.read(ctx.blobs.path(version.blob!));
+    const image = await Jimp.read(await ctx.blobs.bytes(version.blob!));
     const box = preset.size ?? DEFAULT_SIZE;
     if (Math.max(image.width, image.height) > box) image.scaleToFit({ w: box, h: box });
     const actions = (preset.aiActions ?? []).map((a) => a.toLowerCase());

@@ -4,10 +4,9 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { BlobTooLargeError, type WrittenBlob } from '../blobs';
+import { BlobTooLargeError, type Composition, type WrittenBlob } from '../blobs';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 import { normaliseGuid } from '../hal';
@@ -91,7 +90,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
    * Streams the request's one file part into a new blob. A second file part is drained and refused, so the
    * answer is a clean 400 rather than a reset connection.
    */
-  async function receiveOneFile(request: FastifyRequest, maxBytes: number): Promise<{ written: WrittenBlob; filename: string; fieldname: string }> {
+  async function receiveOneFile(request: FastifyRequest, maxBytes: number, checksum = true): Promise<{ written: WrittenBlob; filename: string; fieldname: string }> {
     if (!request.isMultipart()) throw errors.unsupportedMediaType(String(request.headers['content-type'] ?? 'none'));
     let first: { written: WrittenBlob; filename: string; fieldname: string } | undefined;
     let extra = 0;
@@ -112,7 +111,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           file.file.resume();
           throw err;
         }
-        const written = await blobs.write(file.file, { maxBytes });
+        const written = await blobs.write(file.file, { maxBytes, checksum });
         if (file.file.truncated) {
           await blobs.remove(written.key);
           throw errors.payloadTooLarge(`The file is larger than ${maxBytes} bytes.`);
@@ -140,6 +139,57 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   const newToken = () => randomBytes(24).toString('base64url');
   const newGuid = () => randomBytes(16).toString('hex');
 
+  /**
+   * A segmented upload's checksum is taken while its segments arrive: each open session keeps a composition to
+   * which segments are appended in index order as soon as the next one is there (read back while the disk cache
+   * still holds it), so its commit has little left to read. Memory only: after a restart, or when a segment is sent
+   * again, the commit starts over from the first segment.
+   */
+  const running = new Map<string, { composition: Composition; received: Map<number, string>; work: Promise<void> }>();
+
+  function forgetRun(token: string): void {
+    running.get(token)?.composition.discard();
+    running.delete(token);
+  }
+
+  function segmentArrived(token: string, index: number, key: string): void {
+    let run = running.get(token);
+    if (run?.received.has(index)) {
+      // A segment sent again: what was read of the earlier copy no longer counts.
+      forgetRun(token);
+      return;
+    }
+    if (!run) {
+      run = { composition: blobs.composition(), received: new Map(), work: Promise.resolve() };
+      running.set(token, run);
+    }
+    run.received.set(index, key);
+    const current = run;
+    current.work = current.work
+      .then(async () => {
+        for (let next = current.composition.keys.length; current.received.has(next); next++) {
+          if (running.get(token) !== current) return;
+          await current.composition.append(current.received.get(next)!);
+        }
+      })
+      .catch(() => {
+        if (running.get(token) === current) forgetRun(token);
+      });
+  }
+
+  /** The composition of a commit: the running one when it read exactly the first segments, else a new one. */
+  async function compositionFor(token: string, segments: SegmentRow[]): Promise<Composition> {
+    const run = running.get(token);
+    running.delete(token);
+    if (run) {
+      await run.work;
+      const { keys } = run.composition;
+      if (keys.length <= segments.length && keys.every((key, i) => key === segments[i].blob)) return run.composition;
+      run.composition.discard();
+    }
+    return blobs.composition();
+  }
+
   async function openUpload(token: string): Promise<UploadRow> {
     const row = (await store.query<UploadRow>(`SELECT * FROM uploads WHERE token = $1`, [token]))[0];
     if (!row || row.state === 'consumed' || row.state === 'cancelled') throw errors.noDataFound('upload token', token.slice(0, 200));
@@ -164,6 +214,12 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       await tx.query(`DELETE FROM uploads WHERE state = 'consumed' AND consumed_on < $1`, [forget]);
       return [...segs.map((s) => s.blob), ...ups.map((u) => u.blob)];
     });
+    // Sessions that will not be committed any more (their rows are gone or were never opened here) are forgotten.
+    if (running.size) {
+      const open = await store.query<{ token: string }>(`SELECT token FROM uploads WHERE state = 'open'`);
+      const keep = new Set(open.map((r) => r.token));
+      for (const token of running.keys()) if (!keep.has(token)) forgetRun(token);
+    }
     await removeBlobs(doomed);
     if (doomed.length) ctx.log(`upload sweep removed ${doomed.length} blob(s)`);
   }
@@ -216,7 +272,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         const index = Number(rawIndex);
         const upload = await openUpload(token);
         if (upload.kind !== 'segmented' || upload.state !== 'open') throw errors.uploadRule('This upload is not an open segmented upload.', 409);
-        const { written } = await receiveOneFile(request, MAX_SEGMENT_BYTES);
+        // A segment's own checksum would be thrown away: the file's is taken over all of them (segmentArrived).
+        const { written } = await receiveOneFile(request, MAX_SEGMENT_BYTES, false);
         let replaced: string | undefined;
         try {
           await store.transaction(async (tx) => {
@@ -234,6 +291,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           await removeBlobs([written.key]);
           throw err;
         }
+        if (replaced) forgetRun(token);
+        else segmentArrived(token, index, written.key);
         await removeBlobs([replaced]);
         return reply.code(202).send();
       },
@@ -271,23 +330,21 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           throw errors.uploadRule(`Cannot commit: ${parts.join('; ')} (segmentcount ${count}, segments received: ${segments.length}).`);
         }
 
-        // Re-assembly streams every segment in order into one new blob, outside any transaction (it may take
-        // seconds); the blob becomes visible only through the row update below, so a crash leaves no half file.
+        // The file is composed of the segments' blobs in order (their bytes are read once, for the checksum, and
+        // never copied), outside any transaction; it becomes visible only through the row update below, so a crash
+        // leaves no half file, and until then the segments still belong to their rows.
         let assembled: WrittenBlob;
         try {
-          assembled = await blobs.write(
-            (async function* () {
-              // Large reads: the copy is bound by per-chunk overhead, not by the disk.
-              for (const segment of segments) yield* createReadStream(blobs.path(segment.blob), { highWaterMark: 1 << 20 }) as Readable & AsyncIterable<Uint8Array>;
-            })(),
-          );
+          const composed = await compositionFor(token, segments);
+          for (const segment of segments.slice(composed.keys.length)) await composed.append(segment.blob);
+          assembled = await composed.finish();
         } catch (err) {
           if ((err as { code?: string }).code === 'ENOENT') throw errors.uploadRule('The upload was changed or cancelled during its commit.', 409);
           throw err;
         }
-        let done: string[];
+
         try {
-          done = await store.transaction(async (tx) => {
+          await store.transaction(async (tx) => {
             const now = (await tx.query<UploadRow>(`SELECT * FROM uploads WHERE token = $1 FOR UPDATE`, [token]))[0];
             const again = await tx.query<SegmentRow>(`SELECT index, blob, size FROM upload_segments WHERE token = $1 ORDER BY index`, [token]);
             const same = again.length === segments.length && again.every((s, i) => s.blob === segments[i].blob);
@@ -296,13 +353,13 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
               `UPDATE uploads SET state = 'committed', filename = $2, blob = $3, size = $4, sha256 = $5, committed_on = $6 WHERE token = $1`,
               [token, filename, assembled.key, assembled.size, assembled.sha256, ctx.clock.now()],
             );
-            return (await tx.query<{ blob: string }>(`DELETE FROM upload_segments WHERE token = $1 RETURNING blob`, [token])).map((r) => r.blob);
+            // The segments' blobs are now the parts of the assembled one.
+            await tx.query(`DELETE FROM upload_segments WHERE token = $1`, [token]);
           });
         } catch (err) {
-          await removeBlobs([assembled.key]);
+          await blobs.release(assembled.key);
           throw err;
         }
-        await removeBlobs(done);
         return answer(request, upload);
       },
     );
@@ -313,6 +370,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         if (!row || row.state === 'consumed' || row.state === 'cancelled') throw errors.noDataFound('upload token', token.slice(0, 200));
         if (segmentedOnly && row.kind !== 'segmented') throw errors.uploadRule('This upload is not a segmented upload; discard it with DELETE /uploads/{token}.', 409);
         await tx.query(`UPDATE uploads SET state = 'cancelled', blob = NULL WHERE token = $1`, [token]);
+        forgetRun(token);
         const segs = await tx.query<{ blob: string }>(`DELETE FROM upload_segments WHERE token = $1 RETURNING blob`, [token]);
         return [row.blob, ...segs.map((s) => s.blob)];
       });
