@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { median, printRow } from './stats';
 
 const SIZE_MB = Number(process.env.DAM_BENCH_UPLOAD_MB ?? 512);
-const ROUNDS = Number(process.env.DAM_BENCH_UPLOAD_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.DAM_BENCH_UPLOAD_ROUNDS ?? 7);
 const HEADERS = { 'API-Version': '1', Accept: 'application/json', 'User-Agent': 'dam-bench-upload/1' };
 
 function startEmulator(data: string): Promise<{ child: ChildProcess; url: string }> {
