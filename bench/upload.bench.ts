@@ -5,7 +5,7 @@
 // Needs Debian's curl on PATH. DAM_BENCH_UPLOAD_MB changes the file size, DAM_BENCH_UPLOAD_ROUNDS the rounds.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, printRow } from './stats';
@@ -14,8 +14,11 @@ const SIZE_MB = Number(process.env.DAM_BENCH_UPLOAD_MB ?? 512);
 const ROUNDS = Number(process.env.DAM_BENCH_UPLOAD_ROUNDS ?? 7);
 const HEADERS = { 'API-Version': '1', Accept: 'application/json', 'User-Agent': 'dam-bench-upload/1' };
 
+/** The emulator as users run it (`dam emulator`, the extension): the bundle that `npm run bench` builds first. */
+const EMULATOR_BUNDLE = 'dist/emulator.js';
+
 function startEmulator(data: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EMULATOR_BUNDLE, '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -78,6 +81,11 @@ function runClient(url: string, file: string): { ms: number; commitMs: number; t
 }
 
 async function main() {
+  if (!existsSync(EMULATOR_BUNDLE)) {
+    console.error(`upload bench: ${EMULATOR_BUNDLE} is missing; \`npm run bench\` builds it first`);
+    process.exitCode = 1;
+    return;
+  }
   if (spawnSync('curl', ['--version']).status !== 0) {
     console.error('upload bench: curl is needed (apt-get install curl)');
     process.exitCode = 1;
@@ -132,7 +140,7 @@ async function main() {
     const mbps = (ms: number) => `${((SIZE_MB / ms) * 1000).toFixed(0)} MB/s`;
     const clientMed = median(clientMs);
     const curlMed = median(curlMs);
-    console.log(`${SIZE_MB} MB file, ${ROUNDS} rounds alternating, each upload after sync, emulator on --data in a temp folder; client sent ${segments} segments`);
+    console.log(`${SIZE_MB} MB file, ${ROUNDS} rounds alternating, each upload after sync, ${EMULATOR_BUNDLE} on --data in a new temp folder; client sent ${segments} segments`);
     printRow(`upload ${SIZE_MB} MB, client (median)`, `${(clientMed / 1000).toFixed(2)} s`, `curl -F file1=@… ${(curlMed / 1000).toFixed(2)} s`, `${mbps(clientMed)} vs ${mbps(curlMed)}; client/curl ${(clientMed / curlMed).toFixed(2)}x, target <= 1`);
     const list = (ms: number[]) => ms.map((m) => (m / 1000).toFixed(2)).join(' ');
     console.log(`  rounds: client ${list(clientMs)} s; curl ${list(curlMs)} s`);
