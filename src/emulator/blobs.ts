@@ -30,11 +30,10 @@ export interface BlobStore {
   /** Writes a buffer as a new blob. */
   put(bytes: Uint8Array): Promise<WrittenBlob>;
   /**
-   * A new blob whose bytes are those of `parts` in order, without copying them: the parts now belong to it (removing
-   * it removes them) and must not be removed on their own. Until a row names it, `release` undoes this.
+   * A new blob whose bytes are those of its parts in order, without copying them, built up part by part so the
+   * checksum can be taken while later parts are still on their way. Once finished, the parts belong to it
+   * (removing it removes them) and must not be removed on their own; until a row names it, `release` undoes this.
    */
-  compose(parts: string[]): Promise<WrittenBlob>;
-  /** The same built up part by part, so the checksum can be taken while later parts are still on their way. */
   composition(): Composition;
   /** Forgets a composed blob that no row names yet, leaving its parts as they were. */
   release(key: string): Promise<void>;
@@ -188,17 +187,10 @@ export function openBlobStore(data: string | undefined): BlobStore {
     };
   }
 
-  async function compose(parts: string[]): Promise<WrittenBlob> {
-    const composed = composition();
-    for (const part of parts) await composed.append(part);
-    return composed.finish();
-  }
-
   return {
     dir,
     write,
     put: (bytes) => write((async function* () { yield bytes; })()),
-    compose,
     composition,
     async release(key) {
       await rm(`${pathOf(key)}.parts`, { force: true });
@@ -210,12 +202,11 @@ export function openBlobStore(data: string | undefined): BlobStore {
       return Buffer.concat(chunks);
     },
     async size(key) {
-      const listed = await manifest(key);
-      if (listed) return listed.size;
+      // Plain blobs are the common case (every version, preview and thumbnail): their file first.
       try {
         return (await stat(pathOf(key))).size;
       } catch {
-        return undefined;
+        return (await manifest(key))?.size;
       }
     },
     async remove(key) {
