@@ -231,7 +231,9 @@ export class UploadCommand {
         .filter((def) => widgetOf(def))
         .map((def) => {
           const d = defaultOf(def);
-          return { label: fieldLabel(def), description: def.dataType ?? undefined, detail: d.text ? `default: ${widgetOf(def) === 'options' ? d.optionIds.map((id) => optionsOf(def).find((o) => o.id === id)?.label ?? id).join(', ') : d.text}` : undefined, def };
+          const options = widgetOf(def) === 'options' ? optionsOf(def) : undefined;
+          const shown = options ? d.optionIds.map((id) => options.find((o) => o.id === id)?.label ?? id).join(', ') : d.text;
+          return { label: fieldLabel(def), description: def.dataType ?? undefined, detail: d.text ? `default: ${shown}` : undefined, def };
         }),
     );
     const picked = await vscode.window.showQuickPick(definitions, {

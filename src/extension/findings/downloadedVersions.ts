@@ -32,15 +32,23 @@ export class DownloadedVersions {
   /** A file was mapped to a version (or forgotten). */
   readonly onDidChange = this.changed.event;
 
+  /**
+   * The checked entries of the stored value last seen: every text document opened looks here, so they are checked
+   * again only when the memento hands out another value (an update here or from another window).
+   */
+  private cached: { raw: unknown; entries: Readonly<Record<string, DownloadedVersion>> } | undefined;
+
   constructor(private readonly memento: vscode.Memento) {}
 
-  private read(): Record<string, DownloadedVersion> {
+  private read(): Readonly<Record<string, DownloadedVersion>> {
+    const raw = this.memento.get(KEY);
     // State written by another version of the extension (or edited by hand) is not trusted blindly.
-    return entriesOf(this.memento.get(KEY));
+    if (!this.cached || this.cached.raw !== raw) this.cached = { raw, entries: entriesOf(raw) };
+    return this.cached.entries;
   }
 
   async remember(file: vscode.Uri, versionId: string, fileName?: string): Promise<void> {
-    const all = this.read();
+    const all = { ...this.read() };
     delete all[file.toString()];
     all[file.toString()] = { versionId, ...(fileName ? { fileName } : {}), downloadedOn: new Date().toISOString() };
     const keys = Object.keys(all);
@@ -50,8 +58,8 @@ export class DownloadedVersions {
   }
 
   async forget(file: vscode.Uri): Promise<void> {
-    const all = this.read();
-    if (!(file.toString() in all)) return;
+    if (!(file.toString() in this.read())) return;
+    const all = { ...this.read() };
     delete all[file.toString()];
     await this.memento.update(KEY, all);
     this.changed.fire(file);
@@ -76,7 +84,7 @@ export class DownloadedVersions {
 
   /** Forgets the files that are gone; resolves with how many were dropped. */
   async prune(): Promise<number> {
-    const all = this.read();
+    const all = { ...this.read() };
     let dropped = 0;
     for (const key of Object.keys(all)) {
       const uri = vscode.Uri.parse(key);
