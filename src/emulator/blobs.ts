@@ -91,29 +91,19 @@ export function openBlobStore(data: string | undefined): BlobStore {
     const partial = join(dir, 'tmp', `${key}.part`);
     const hash = options.checksum === false ? undefined : createHash('sha256');
     let size = 0;
-    // A request body arrives in chunks of a few KB; gathered into runs of WRITE_RUN bytes, the file takes a few
-    // hundred writes per 512 MB instead of tens of thousands, each of which costs a round trip to the thread pool.
-    let run: Buffer[] = [];
-    let runBytes = 0;
     const meter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (options.maxBytes !== undefined && size > options.maxBytes) return done(new BlobTooLargeError(`more than ${options.maxBytes} bytes`));
         hash?.update(chunk);
-        run.push(chunk);
-        runBytes += chunk.length;
-        if (runBytes < WRITE_RUN) return done();
-        const out = Buffer.concat(run, runBytes);
-        run = [];
-        runBytes = 0;
-        done(null, out);
-      },
-      flush(done) {
-        done(null, runBytes ? Buffer.concat(run, runBytes) : undefined);
+        done(null, chunk);
       },
     });
     try {
-      await pipeline(source, meter, createWriteStream(partial), { signal: options.signal });
+      // A request body arrives in chunks of a few KB. With a 1 MiB buffer the file stream gathers the chunks that
+      // arrive while a write is under way into one writev: a few hundred system calls per 512 MB instead of tens of
+      // thousands, and no copy (concatenating them into runs allocated 512 MB per 512 MB, which kept V8 collecting).
+      await pipeline(source, meter, createWriteStream(partial, { highWaterMark: WRITE_RUN }), { signal: options.signal });
       mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
       await rename(partial, pathOf(key));
     } catch (err) {
