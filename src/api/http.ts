@@ -19,7 +19,7 @@ export interface FetchResponseLike {
 export interface FetchInitLike {
   method: string;
   headers: Record<string, string>;
-  /** A string, bytes, or a FormData of the fetch in use (its Content-Type with the boundary is set by fetch). */
+  /** A string, bytes, or a Node stream (its Content-Type and Content-Length come in `headers`). */
   body?: string | Uint8Array | object;
   signal?: AbortSignal;
   redirect?: 'follow' | 'manual';
@@ -84,8 +84,8 @@ export interface RequestSpec<T = unknown> {
   form?: Record<string, string>;
   body?: { data: string | Uint8Array; contentType: string };
   /**
-   * A body built afresh for every attempt (a FormData or Blob of the fetch in use whose parts stream from disk),
-   * so a retry re-reads the file and nothing holds it in memory. A FormData's Content-Type is left to fetch.
+   * A body built afresh for every attempt (a Node stream reading from disk as it is sent, its Content-Type and
+   * Content-Length given in `headers`), so a retry re-reads the file and nothing holds it in memory.
    */
   streamBody?: () => Promise<object> | object;
   /** Default `application/hal+json`. */

@@ -1,9 +1,10 @@
 // The upload service ({upload_url}/uploads): one request below the spec's 20 MB threshold, numbered segments
 // above it (sent in parallel, each retried, the session deleted on cancel), and the signed blob URL. Files stream
-// from disk through lazily read, sliced Blobs, so memory stays bounded whatever the file size.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// from disk in 1 MiB chunks read as they are sent, so memory stays bounded whatever the file size.
+import { randomBytes } from 'node:crypto';
+import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ApiError, NetworkError } from './errors';
 import { abortableSleep, type HttpClient } from './http';
@@ -11,7 +12,21 @@ import { abortableSleep, type HttpClient } from './http';
 /** Spec, limits table: below 20 MB a single request, above it segments. */
 export const SEGMENT_THRESHOLD = 20 * 1024 * 1024;
 export const DEFAULT_SEGMENT_SIZE = 16 * 1024 * 1024;
+/** Segments in flight at once to a service across a network: enough to hide the round trips. */
 export const DEFAULT_CONCURRENCY = 4;
+/**
+ * Segments in flight at once to a service on this machine (the emulator). Loopback has no round trips to hide, and
+ * client and service share the same cores: on 2 cores, 512 MB took 0.86 s with 2 in flight and 1.01 s with 4.
+ */
+export const LOOPBACK_CONCURRENCY = 2;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The default number of segments in flight for an upload service at `url`. */
+export function defaultConcurrency(url: string): number {
+  const host = new URL(url).hostname;
+  return LOOPBACK_HOSTS.has(host) || host.startsWith('127.') ? LOOPBACK_CONCURRENCY : DEFAULT_CONCURRENCY;
+}
 /** Spec, limits table: characters not allowed in file names. */
 export const FORBIDDEN_FILENAME_CHARACTERS = ['<', '>', ':', '"', '/', '\\', '|', '?', '*'] as const;
 
@@ -40,7 +55,7 @@ export interface UploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   /** Bytes per segment (default 16 MiB). */
   segmentSize?: number;
-  /** Segments in flight at once (default 4). */
+  /** Segments in flight at once (default 4, or 2 to a service on this machine). */
   concurrency?: number;
   /** Extra rounds for a segment after the transport's own retries gave up on a network error or 5xx (default 3). */
   segmentRetries?: number;
@@ -70,20 +85,16 @@ export function checkUploadFilename(name: string): void {
   if (bad.length) throw new InvalidFilenameError(`the file name '${name}' contains ${bad.join(' ')}; file names cannot contain < > : " / \\ | ? *`);
 }
 
-interface BlobLike {
-  readonly size: number;
-  slice(start?: number, end?: number): BlobLike;
-}
+/** Bytes read from disk per chunk of a streamed body. */
+const READ_CHUNK = 1 << 20;
 
 /**
- * A byte range of a file on disk that node-fetch's FormData and body code take as a Blob (they recognise a Blob by
- * its tag and `stream()`). It reads lazily in 1 MiB chunks: fetch-blob's own file Blob reads 64 KiB at a time, and
- * the per-chunk cost through its web-stream layers showed in the 512 MB bench. A file changed since it was opened
- * fails the upload instead of sending a mix of old and new bytes.
+ * A byte range of a file on disk, read lazily in 1 MiB chunks when a request body is sent, so memory stays bounded
+ * whatever the file size. A file changed since it was opened fails the upload instead of sending a mix of old and
+ * new bytes.
  */
-class FileRange implements BlobLike {
-  readonly type = '';
-  constructor(
+export class FileRange {
+  private constructor(
     private readonly path: string,
     private readonly start: number,
     readonly size: number,
@@ -96,35 +107,81 @@ class FileRange implements BlobLike {
     return new FileRange(path, 0, info.size, info.mtimeMs);
   }
 
-  get [Symbol.toStringTag](): string {
-    return 'Blob';
-  }
-
   slice(start = 0, end = this.size): FileRange {
     const from = Math.min(Math.max(0, start), this.size);
     const to = Math.min(Math.max(from, end), this.size);
     return new FileRange(this.path, this.start + from, to - from, this.mtimeMs);
   }
 
-  async *stream(): AsyncGenerator<Uint8Array> {
-    const info = await stat(this.path);
-    if (info.mtimeMs !== this.mtimeMs) throw new Error(`${this.path} changed while it was being uploaded`);
-    if (this.size === 0) return;
-    yield* createReadStream(this.path, { start: this.start, end: this.start + this.size - 1, highWaterMark: 1 << 20 });
+  async *chunks(): AsyncGenerator<Buffer> {
+    const file = await open(this.path, 'r');
+    try {
+      const info = await file.stat();
+      if (info.mtimeMs !== this.mtimeMs) throw new Error(`${this.path} changed while it was being uploaded`);
+      const end = this.start + this.size;
+      for (let at = this.start; at < end; ) {
+        // A new buffer per chunk: once handed to the socket it is the socket's until written.
+        const buffer = Buffer.allocUnsafeSlow(Math.min(READ_CHUNK, end - at));
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, at);
+        if (bytesRead === 0) throw new Error(`${this.path} became shorter while it was being uploaded`);
+        at += bytesRead;
+        yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await file.close();
+    }
   }
 }
 
-interface NodeFetchParts {
-  FormData: new () => { append(name: string, value: unknown, filename?: string): void };
-  Blob: new (parts: unknown[]) => BlobLike;
+/** What an upload request carries: a file's bytes on disk or bytes already in memory. */
+export type UploadContent = FileRange | Uint8Array;
+
+const sizeOf = (content: UploadContent) => (content instanceof FileRange ? content.size : content.byteLength);
+/** A view of bytes `start` to `end`, never a copy. */
+const sliceOf = (content: UploadContent, start: number, end: number) => (content instanceof FileRange ? content.slice(start, end) : content.subarray(start, end));
+
+/** A body for `streamBody`: made afresh for each attempt, so a retry reads the file again and nothing holds it. */
+interface StreamedBody {
+  headers: Record<string, string>;
+  body: () => Readable;
 }
 
-let nodeFetch: Promise<NodeFetchParts> | undefined;
-/** node-fetch (the client's transport) is ESM-only: its FormData and file-backed Blob load on first use. */
-function loadNodeFetch(): Promise<NodeFetchParts> {
-  nodeFetch ??= import('node-fetch').then((m) => m as unknown as NodeFetchParts);
-  return nodeFetch;
+/** The bytes as the whole body (the blob PUT to a `sasUrl`). */
+function rawBody(content: UploadContent, contentType: string): StreamedBody {
+  return {
+    headers: { 'Content-Type': contentType, 'Content-Length': String(sizeOf(content)) },
+    body: () => Readable.from(content instanceof FileRange ? content.chunks() : [content], { objectMode: false }),
+  };
 }
+
+/** Quoted-string escaping of a multipart/form-data name, as browsers do it (WHATWG HTML, form submission). */
+const escapeQuoted = (value: string) => value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
+
+/**
+ * A multipart/form-data body (RFC 7578) of one file part, streamed from disk with its length known in advance.
+ * Built here rather than through node-fetch's FormData, whose Blob and web-stream layers took twice the CPU of the
+ * rest of the client per byte sent (measured on 512 MB: 200-350 ms of user time against 60-100 ms this way).
+ */
+export function multipartFileBody(field: string, filename: string, content: UploadContent): StreamedBody {
+  const boundary = `----DamWorkbench${randomBytes(16).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(field)}"; filename="${escapeQuoted(filename)}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield head;
+    if (content instanceof FileRange) yield* content.chunks();
+    else yield content;
+    yield tail;
+  }
+  return {
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + sizeOf(content) + tail.length) },
+    body: () => Readable.from(chunks(), { objectMode: false }),
+  };
+}
+
+const contentOf = async (source: UploadSource): Promise<UploadContent> => ('path' in source ? FileRange.open(source.path) : source.data);
 
 function isTransient(err: unknown): boolean {
   if (err instanceof NetworkError) return true;
@@ -144,15 +201,9 @@ export class UploadsApi {
   async upload(source: UploadSource, options: UploadOptions = {}): Promise<UploadResult> {
     const filename = source.filename ?? basename((source as { path: string }).path);
     checkUploadFilename(filename);
-    const parts = await loadNodeFetch();
-    let blob: BlobLike;
-    if ('path' in source) {
-      blob = await FileRange.open(source.path);
-    } else {
-      blob = new parts.Blob([source.data]);
-    }
-    const segmented = options.segmented ?? blob.size > SEGMENT_THRESHOLD;
-    return segmented ? this.uploadSegmented(blob, filename, options) : this.uploadSingle(blob, filename, options);
+    const content = await contentOf(source);
+    const segmented = options.segmented ?? sizeOf(content) > SEGMENT_THRESHOLD;
+    return segmented ? this.uploadSegmented(content, filename, options) : this.uploadSingle(content, filename, options);
   }
 
   /** Shorthand for a file on disk. */
@@ -160,38 +211,37 @@ export class UploadsApi {
     return this.upload({ path, filename: options.filename }, options);
   }
 
-  private async uploadSingle(blob: BlobLike, filename: string, options: UploadOptions): Promise<UploadResult> {
-    const { FormData } = await loadNodeFetch();
-    options.onProgress?.({ sent: 0, total: blob.size });
+  private async uploadSingle(content: UploadContent, filename: string, options: UploadOptions): Promise<UploadResult> {
+    const size = sizeOf(content);
+    const { headers, body } = multipartFileBody('file1', filename, content);
+    options.onProgress?.({ sent: 0, total: size });
     const res = await this.http.request({
       method: 'POST',
       endpoint: 'upload',
       path: '/uploads',
       accept: 'application/json',
-      streamBody: () => {
-        const form = new FormData();
-        form.append('file1', blob, filename);
-        return form;
-      },
+      headers,
+      streamBody: body,
       schema: UploadResultSchema,
       // A replay after a lost answer only leaves an unused upload behind, which the service sweeps.
       idempotent: true,
-      timeoutMs: timeoutFor(blob.size),
+      timeoutMs: timeoutFor(size),
       signal: options.signal,
     });
-    options.onProgress?.({ sent: blob.size, total: blob.size });
-    return { ...res.data, filename, size: blob.size, segmented: false, segments: 0 };
+    options.onProgress?.({ sent: size, total: size });
+    return { ...res.data, filename, size, segmented: false, segments: 0 };
   }
 
-  private async uploadSegmented(blob: BlobLike, filename: string, options: UploadOptions): Promise<UploadResult> {
+  private async uploadSegmented(content: UploadContent, filename: string, options: UploadOptions): Promise<UploadResult> {
+    const size = sizeOf(content);
     const segmentSize = Math.max(1, Math.floor(options.segmentSize ?? DEFAULT_SEGMENT_SIZE));
-    const count = Math.max(1, Math.ceil(blob.size / segmentSize));
-    const concurrency = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, count));
+    const count = Math.max(1, Math.ceil(size / segmentSize));
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? defaultConcurrency(this.http.urlFor({ endpoint: 'upload' })), count));
     const signal = options.signal;
     const session = await this.openSession(filename, { signal });
     try {
       let sent = 0;
-      options.onProgress?.({ sent, total: blob.size });
+      options.onProgress?.({ sent, total: size });
       let next = 0;
       // A failure stops the other workers from starting new segments; the first error is the one reported.
       const stop = new AbortController();
@@ -199,15 +249,15 @@ export class UploadsApi {
       const worker = async () => {
         while (next < count && !combined.aborted) {
           const index = next++;
-          const part = blob.slice(index * segmentSize, Math.min(blob.size, (index + 1) * segmentSize));
+          const part = sliceOf(content, index * segmentSize, Math.min(size, (index + 1) * segmentSize));
           try {
             await this.sendSegmentWithRetry(session.token, index, part, filename, options, combined);
           } catch (err) {
             stop.abort(err);
             throw err;
           }
-          sent += part.size;
-          options.onProgress?.({ sent, total: blob.size });
+          sent += sizeOf(part);
+          options.onProgress?.({ sent, total: size });
         }
       };
       const results = await Promise.allSettled(Array.from({ length: concurrency }, worker));
@@ -217,7 +267,7 @@ export class UploadsApi {
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
       const answer = await this.commit(session.token, filename, count, { signal });
-      return { ...answer, filename, size: blob.size, segmented: true, segments: count };
+      return { ...answer, filename, size, segmented: true, segments: count };
     } catch (err) {
       // Cancelled or failed: delete the session so it leaves nothing open. Not under the caller's (aborted) signal.
       await this.cancelSession(session.token).catch(() => undefined);
@@ -225,7 +275,7 @@ export class UploadsApi {
     }
   }
 
-  private async sendSegmentWithRetry(token: string, index: number, part: BlobLike, filename: string, options: UploadOptions, signal: AbortSignal): Promise<void> {
+  private async sendSegmentWithRetry(token: string, index: number, part: UploadContent, filename: string, options: UploadOptions, signal: AbortSignal): Promise<void> {
     const rounds = options.segmentRetries ?? 3;
     let delay = options.segmentRetryDelayMs ?? 1000;
     for (let round = 0; ; round++) {
@@ -256,23 +306,19 @@ export class UploadsApi {
   }
 
   /** POST /uploads/segments/{token}?index=n with part `segment<n>`; sending an index again replaces it. */
-  async uploadSegment(token: string, index: number, data: BlobLike | Uint8Array, partFilename: string, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const { FormData, Blob } = await loadNodeFetch();
-    const body = data instanceof Uint8Array ? new Blob([data]) : data;
+  async uploadSegment(token: string, index: number, data: UploadContent, partFilename: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const { headers, body } = multipartFileBody(`segment${index}`, partFilename, data);
     await this.http.request({
       method: 'POST',
       endpoint: 'upload',
       path: `/uploads/segments/${encodeURIComponent(token)}`,
       query: { index },
       accept: 'application/json',
-      streamBody: () => {
-        const form = new FormData();
-        form.append(`segment${index}`, body, partFilename);
-        return form;
-      },
+      headers,
+      streamBody: body,
       responseType: 'none',
       idempotent: true,
-      timeoutMs: timeoutFor(body.size),
+      timeoutMs: timeoutFor(sizeOf(data)),
       signal: options.signal,
     });
   }
@@ -324,18 +370,18 @@ export class UploadsApi {
    * bearer token or API headers go with it).
    */
   async writeToSasUrl(sasUrl: string, source: UploadSource, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const parts = await loadNodeFetch();
-    const blob = 'path' in source ? await FileRange.open(source.path) : new parts.Blob([source.data]);
+    const content = await contentOf(source);
+    const { headers, body } = rawBody(content, 'application/octet-stream');
     await this.http.request({
       method: 'PUT',
       url: sasUrl,
       auth: false,
       apiVersion: false,
       accept: '*/*',
-      streamBody: () => blob,
-      headers: { 'Content-Type': 'application/octet-stream', 'x-ms-blob-type': 'BlockBlob' },
+      streamBody: body,
+      headers: { ...headers, 'x-ms-blob-type': 'BlockBlob' },
       responseType: 'none',
-      timeoutMs: timeoutFor(blob.size),
+      timeoutMs: timeoutFor(sizeOf(content)),
       signal: options.signal,
     });
   }
