@@ -140,6 +140,9 @@ const sizeOf = (content: UploadContent) => (content instanceof FileRange ? conte
 /** A view of bytes `start` to `end`, never a copy. */
 const sliceOf = (content: UploadContent, start: number, end: number) => (content instanceof FileRange ? content.slice(start, end) : content.subarray(start, end));
 
+/** The bytes of `content` as they are sent: read from disk chunk by chunk, or the bytes in memory at once. */
+const chunksOf = (content: UploadContent): AsyncIterable<Uint8Array> | Iterable<Uint8Array> => (content instanceof FileRange ? content.chunks() : [content]);
+
 /** A body for `streamBody`: made afresh for each attempt, so a retry reads the file again and nothing holds it. */
 interface StreamedBody {
   headers: Record<string, string>;
@@ -150,7 +153,7 @@ interface StreamedBody {
 function rawBody(content: UploadContent, contentType: string): StreamedBody {
   return {
     headers: { 'Content-Type': contentType, 'Content-Length': String(sizeOf(content)) },
-    body: () => Readable.from(content instanceof FileRange ? content.chunks() : [content], { objectMode: false }),
+    body: () => Readable.from(chunksOf(content), { objectMode: false }),
   };
 }
 
@@ -171,8 +174,7 @@ export function multipartFileBody(field: string, filename: string, content: Uplo
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   async function* chunks(): AsyncGenerator<Uint8Array> {
     yield head;
-    if (content instanceof FileRange) yield* content.chunks();
-    else yield content;
+    yield* chunksOf(content);
     yield tail;
   }
   return {

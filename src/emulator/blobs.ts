@@ -50,7 +50,7 @@ export interface BlobStore {
 }
 
 const KEY = /^[0-9a-f]{32}$/;
-const WRITE_RUN = 1 << 20;
+const WRITE_BUFFER = 1 << 20;
 
 export interface WriteOptions {
   maxBytes?: number;
@@ -103,7 +103,7 @@ export function openBlobStore(data: string | undefined): BlobStore {
       // A request body arrives in chunks of a few KB. With a 1 MiB buffer the file stream gathers the chunks that
       // arrive while a write is under way into one writev: a few hundred system calls per 512 MB instead of tens of
       // thousands, and no copy (concatenating them into runs allocated 512 MB per 512 MB, which kept V8 collecting).
-      await pipeline(source, meter, createWriteStream(partial, { highWaterMark: WRITE_RUN }), { signal: options.signal });
+      await pipeline(source, meter, createWriteStream(partial, { highWaterMark: WRITE_BUFFER }), { signal: options.signal });
       mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
       await rename(partial, pathOf(key));
     } catch (err) {
