@@ -98,17 +98,29 @@ function useBaselineWasmCode(): void {
  * Process-wide like the flag above, and set at the same point.
  */
 function markOnlyAtTheLimit(): void {
+  if (markingSwitchedOff) return;
+  // V8 reads its GC flags from its marking threads too: switched while a marking cycle runs, one of them can hit a
+  // state it cannot be in and abort the process (seen: 1 test run in 3 died so). A full GC first ends any cycle,
+  // and no new one can begin before the next line, as nothing runs in between.
+  collectGarbage();
   setFlagsFromString('--no-incremental-marking');
+  markingSwitchedOff = true;
 }
+let markingSwitchedOff = false;
 
 /**
  * On a new database PGlite runs initdb with a throw-away PostgreSQL of its own (another WASM instance, 400-500 MB
  * of linear memory here, and the new data folder as an in-memory tarball) and closes it, but all of that is given
  * back only by a major GC, which an emulator idling between requests may not run for a long time: measured, a new
- * emulator stayed at 300-620 MB (median 480) without this GC and at 260-285 MB with it. `gc` is reached through the
- * V8 flag rather than asking users to start node with --expose-gc; only the start that ran initdb calls it.
+ * emulator stayed at 300-620 MB (median 480) without this GC and at 260-285 MB with it. Only the start that ran
+ * initdb calls it.
  */
 function releaseInitdbMemory(): void {
+  collectGarbage();
+}
+
+/** A full GC now. `gc` is reached through the V8 flag rather than asking users to start node with --expose-gc. */
+function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (() => void) | undefined;
   gc?.();
