@@ -1,14 +1,17 @@
 // The client's upload bodies: the one-part multipart/form-data body it builds itself (read back by busboy, the
 // parser behind the emulator's @fastify/multipart) and the raw blob body, both streamed from a real file in a
-// temporary folder; and the default number of segments in flight.
+// temporary folder, and once over a real socket, where read buffers are reused as the socket lets go of them; and
+// the default size and number of segments in flight.
 import { strict as assert } from 'node:assert';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import Busboy from '@fastify/busboy';
-import { FileRange, defaultConcurrency, multipartFileBody } from '../../../src/api/uploads';
+import { FileRange, defaultConcurrency, defaultSegmentSize, multipartFileBody } from '../../../src/api/uploads';
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -103,10 +106,44 @@ describe('upload bodies', () => {
     await assert.rejects(collect(multipartFileBody('file1', 'changing.bin', file).body()), /changed while it was being uploaded/);
   });
 
-  it('two segments in flight to a service on this machine, four across a network', () => {
-    assert.equal(defaultConcurrency('http://127.0.0.1:7070'), 2);
-    assert.equal(defaultConcurrency('http://localhost:7070/'), 2);
-    assert.equal(defaultConcurrency('http://[::1]:7070'), 2);
+  it('sent through node-fetch over a real socket to a slow reader, a file reuses a few read buffers and arrives whole', async () => {
+    const big = join(dir, 'big.bin');
+    const content = randomBytes(8 * 2 ** 20 + 3);
+    writeFileSync(big, content);
+    // The server reads slowly, so written chunks wait in the socket while the next ones are read from disk.
+    const server = createServer(async (req, res) => {
+      const hash = createHash('sha256');
+      let size = 0;
+      for await (const chunk of req) {
+        hash.update(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      res.end(JSON.stringify({ size, sha: hash.digest('hex') }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = await FileRange.open(big);
+      const { headers, body } = multipartFileBody('file1', 'big.bin', file);
+      const expected = await collect(body());
+      const reading = file.buffers.allocated;
+      const fetch = (await import('node-fetch')).default;
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST', headers, body: body() });
+      assert.deepEqual(await res.json(), { size: expected.length, sha: createHash('sha256').update(expected).digest('hex') });
+      // Nine 1 MiB reads; a buffer comes back once written, so only those in the socket at once were new.
+      const allocated = file.buffers.allocated - reading;
+      assert.ok(allocated >= 1 && allocated <= 4, `${allocated} buffers allocated for 9 reads`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('two segments of 64 MiB in flight to a service on this machine, four of 16 MiB across a network', () => {
+    for (const url of ['http://127.0.0.1:7070', 'http://localhost:7070/', 'http://[::1]:7070']) {
+      assert.equal(defaultConcurrency(url), 2, url);
+      assert.equal(defaultSegmentSize(url), 64 * 2 ** 20, url);
+    }
     assert.equal(defaultConcurrency('https://tenant.dam.example.com'), 4);
+    assert.equal(defaultSegmentSize('https://tenant.dam.example.com'), 16 * 2 ** 20);
   });
 });
