@@ -56,6 +56,13 @@ export interface WriteOptions {
   maxBytes?: number;
   signal?: AbortSignal;
   checksum?: boolean;
+  /** Told where the bytes land once the blob's file exists, before the first byte is written (Composition.follow). */
+  started?: (blob: BlobInProgress) => void;
+}
+
+/** A blob being written: its file's temporary name, then the one it is renamed to once whole. */
+export interface BlobInProgress {
+  readonly paths: readonly [partial: string, final: string];
 }
 
 interface Manifest {
@@ -68,6 +75,12 @@ export interface Composition {
   /** The parts appended so far, in order. */
   readonly keys: readonly string[];
   append(key: string): Promise<void>;
+  /**
+   * Appends a part while it is still being written (what `write` told its `started` option), reading its bytes as
+   * they land, so little is left to read once it is whole. `stored` settles with the part once it is whole and its
+   * owner keeps it, or fails if it will not be; a part that fails after some of it was read fails the composition.
+   */
+  follow(part: BlobInProgress, stored: Promise<WrittenBlob>): Promise<void>;
   /** Writes the manifest; the composed blob exists from here on. */
   finish(): Promise<WrittenBlob>;
   /** Gives up a composition that will not be finished. */
@@ -103,7 +116,12 @@ export function openBlobStore(data: string | undefined): BlobStore {
       // A request body arrives in chunks of a few KB. With a 1 MiB buffer the file stream gathers the chunks that
       // arrive while a write is under way into one writev: a few hundred system calls per 512 MB instead of tens of
       // thousands, and no copy (concatenating them into runs allocated 512 MB per 512 MB, which kept V8 collecting).
-      await pipeline(source, meter, createWriteStream(partial, { highWaterMark: WRITE_BUFFER }), { signal: options.signal });
+      const file = createWriteStream(partial, { highWaterMark: WRITE_BUFFER });
+      if (options.started) {
+        const { started } = options;
+        file.once('open', () => started({ paths: [partial, pathOf(key)] }));
+      }
+      await pipeline(source, meter, file, { signal: options.signal });
       mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
       await rename(partial, pathOf(key));
     } catch (err) {
@@ -160,6 +178,33 @@ export function openBlobStore(data: string | undefined): BlobStore {
           listed.parts.push({ key: part, size });
           listed.size += size;
           keys.push(part);
+        } finally {
+          busy = false;
+        }
+      },
+      async follow(part, stored) {
+        if (busy) throw new Error('parts are appended one at a time');
+        busy = true;
+        try {
+          const followed = hash.follow(part.paths);
+          // Awaited below; failing before then (a discarded composition) must not count as unhandled.
+          followed.done.catch(() => undefined);
+          let blob: WrittenBlob;
+          try {
+            blob = await stored;
+          } catch (err) {
+            followed.abort('the part was not kept');
+            throw err;
+          }
+          if (!part.paths[1].endsWith(blob.key)) {
+            followed.abort('another blob was stored');
+            throw new Error(`the part followed is not the blob stored (${blob.key})`);
+          }
+          followed.end(blob.size);
+          const size = await followed.done;
+          listed.parts.push({ key: blob.key, size });
+          listed.size += size;
+          keys.push(blob.key);
         } finally {
           busy = false;
         }

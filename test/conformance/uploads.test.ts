@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../../src/api/errors';
@@ -229,6 +230,45 @@ describeEachBackend('uploads', {}, (env) => {
     assert.equal(back.size, result.size);
     assert.equal(back.sha, file.sha);
     assert.equal(back.checksum, file.sha);
+  });
+
+  it('segments broken off halfway, one while it was being read for the checksum and one before its turn, leave no trace once sent again', async () => {
+    const setup = await raw(env(), 'POST', '/uploads/segments', { body: JSON.stringify({ filename: 'broken.bin' }), headers: { 'Content-Type': 'application/json' } });
+    const { uri } = setup.json;
+    // Over the checksum's 1 MiB reads, so the reading has begun when a body breaks off.
+    const segments = [0, 1, 2].map(() => randomBytes(3 * 2 ** 20 + 11));
+    const token = await bearer(env());
+    /** Sends the head and half the bytes of a segment, waits for the emulator to take them, and hangs up. */
+    const breakOff = async (index: number) => {
+      const boundary = `----broken${index}`;
+      const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="segment${index}"; filename="broken.bin.segment${index}"\r\n\r\n`);
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      const req = request(`${env().url}${uri}?index=${index}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'API-Version': '1',
+          'User-Agent': USER_AGENT,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': String(head.length + segments[index].length + tail.length),
+        },
+      });
+      req.on('error', () => undefined);
+      req.write(head);
+      req.write(segments[index].subarray(0, segments[index].length / 2));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      req.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    await breakOff(0);
+    await breakOff(2);
+    const sent = await Promise.all([2, 1, 0].map((i) => raw(env(), 'POST', `${uri}?index=${i}`, { body: form(`segment${i}`, segments[i], `broken.bin.segment${i}`) })));
+    assert.deepEqual(sent.map((r) => r.status), [202, 202, 202]);
+    const done = await raw(env(), 'POST', `${uri}/commit`, { body: JSON.stringify({ filename: 'broken.bin', segmentcount: 3 }), headers: { 'Content-Type': 'application/json' } });
+    assert.equal(done.status, 200);
+    const back = await bytesThroughRecord(env().client(), done.json.token, 'broken.bin');
+    assert.equal(back.sha, sha256(Buffer.concat(segments)));
+    assert.equal(back.checksum, back.sha);
   });
 
   it('cancelled mid-upload: the client deletes its session, which then takes nothing more', async () => {

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { BlobTooLargeError, type Composition, type WrittenBlob } from '../blobs';
+import { BlobTooLargeError, type BlobInProgress, type Composition, type WriteOptions, type WrittenBlob } from '../blobs';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 import { normaliseGuid } from '../hal';
@@ -90,7 +90,11 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
    * Streams the request's one file part into a new blob. A second file part is drained and refused, so the
    * answer is a clean 400 rather than a reset connection.
    */
-  async function receiveOneFile(request: FastifyRequest, maxBytes: number, checksum = true): Promise<{ written: WrittenBlob; filename: string; fieldname: string }> {
+  async function receiveOneFile(
+    request: FastifyRequest,
+    maxBytes: number,
+    options: Pick<WriteOptions, 'checksum' | 'started'> = {},
+  ): Promise<{ written: WrittenBlob; filename: string; fieldname: string }> {
     if (!request.isMultipart()) throw errors.unsupportedMediaType(String(request.headers['content-type'] ?? 'none'));
     let first: { written: WrittenBlob; filename: string; fieldname: string } | undefined;
     let extra = 0;
@@ -111,7 +115,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           file.file.resume();
           throw err;
         }
-        const written = await blobs.write(file.file, { maxBytes, checksum });
+        const written = await blobs.write(file.file, { ...options, maxBytes });
         if (file.file.truncated) {
           await blobs.remove(written.key);
           throw errors.payloadTooLarge(`The file is larger than ${maxBytes} bytes.`);
@@ -140,41 +144,87 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   const newGuid = () => randomBytes(16).toString('hex');
 
   /**
-   * A segmented upload's checksum is taken while its segments arrive: each open session keeps a composition to
-   * which segments are appended in index order as soon as the next one is there (read back while the disk cache
-   * still holds it), so its commit has little left to read. Memory only: after a restart, or when a segment is sent
-   * again, the commit starts over from the first segment.
+   * A segmented upload's checksum is taken while its segments arrive: each open session keeps a composition that
+   * reads the segments in index order, the next one while it is still being written (Composition.follow), so its
+   * commit has little left to read. Memory only: after a restart, or when a segment is sent again or fails after
+   * some of it was read, the commit starts over from the first segment.
    */
-  const running = new Map<string, { composition: Composition; received: Map<number, string>; work: Promise<void> }>();
+  interface Arrival {
+    /** Set once the segment's file exists. */
+    blob?: BlobInProgress;
+    /** Settles when the segment's row is stored, or fails if it will not be. */
+    stored: Promise<WrittenBlob>;
+  }
+  interface Run {
+    composition: Composition;
+    arrivals: Map<number, Arrival>;
+    work: Promise<void>;
+    /** The index being read, while one is. */
+    reading?: number;
+  }
+  /** What the segment route tells the run about one segment: its file exists, its row is stored, or it failed. */
+  interface SegmentTracker {
+    started(blob: BlobInProgress): void;
+    kept(blob: WrittenBlob): void;
+    lost(): void;
+  }
+  const running = new Map<string, Run>();
 
   function forgetRun(token: string): void {
     running.get(token)?.composition.discard();
     running.delete(token);
   }
 
-  function segmentArrived(token: string, index: number, key: string): void {
-    let run = running.get(token);
-    if (run?.received.has(index)) {
-      // A segment sent again: what was read of the earlier copy no longer counts.
-      forgetRun(token);
-      return;
-    }
-    if (!run) {
-      run = { composition: blobs.composition(), received: new Map(), work: Promise.resolve() };
-      running.set(token, run);
-    }
-    run.received.set(index, key);
-    const current = run;
-    current.work = current.work
+  /** Reads the segments that are next in order, as far as they have begun to arrive. */
+  function readOn(token: string, run: Run): void {
+    run.work = run.work
       .then(async () => {
-        for (let next = current.composition.keys.length; current.received.has(next); next++) {
-          if (running.get(token) !== current) return;
-          await current.composition.append(current.received.get(next)!);
+        for (let next = run.composition.keys.length; running.get(token) === run; next++) {
+          const arrival = run.arrivals.get(next);
+          if (!arrival?.blob) return;
+          run.reading = next;
+          await run.composition.follow(arrival.blob, arrival.stored);
+          run.reading = undefined;
         }
       })
       .catch(() => {
-        if (running.get(token) === current) forgetRun(token);
+        run.reading = undefined;
+        if (running.get(token) === run) forgetRun(token);
       });
+  }
+
+  /** A segment begins to arrive; `undefined` when it cannot count towards the running checksum. */
+  function segmentStarted(token: string, index: number): SegmentTracker | undefined {
+    let run = running.get(token);
+    if (run?.arrivals.has(index)) {
+      // A segment sent again: what was read of the earlier copy no longer counts.
+      forgetRun(token);
+      return undefined;
+    }
+    if (!run) {
+      run = { composition: blobs.composition(), arrivals: new Map(), work: Promise.resolve() };
+      running.set(token, run);
+    }
+    const current = run;
+    let keep!: (blob: WrittenBlob) => void;
+    let fail!: (err: Error) => void;
+    const arrival: Arrival = { stored: new Promise<WrittenBlob>((resolve, reject) => ((keep = resolve), (fail = reject))) };
+    // Awaited only when its turn comes, which a segment that fails first never has.
+    arrival.stored.catch(() => undefined);
+    current.arrivals.set(index, arrival);
+    return {
+      started(blob) {
+        arrival.blob = blob;
+        if (running.get(token) === current) readOn(token, current);
+      },
+      kept: keep,
+      lost() {
+        // Not read yet: it just leaves the list, for a copy sent again to take its place. Being read: the read
+        // fails, and with it the run.
+        if (current.reading !== index && current.composition.keys.length <= index) current.arrivals.delete(index);
+        fail(new Error(`segment ${index} was not stored`));
+      },
+    };
   }
 
   /** The composition of a commit: the running one when it read exactly the first segments, else a new one. */
@@ -182,9 +232,10 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     const run = running.get(token);
     running.delete(token);
     if (run) {
-      await run.work;
+      // A segment beyond the commit's count may still be arriving: not worth waiting for.
+      if (run.reading === undefined || run.reading < segments.length) await run.work;
       const { keys } = run.composition;
-      if (keys.length <= segments.length && keys.every((key, i) => key === segments[i].blob)) return run.composition;
+      if (run.reading === undefined && keys.length <= segments.length && keys.every((key, i) => key === segments[i].blob)) return run.composition;
       run.composition.discard();
     }
     return blobs.composition();
@@ -272,27 +323,34 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         const index = Number(rawIndex);
         const upload = await openUpload(token);
         if (upload.kind !== 'segmented' || upload.state !== 'open') throw errors.uploadRule('This upload is not an open segmented upload.', 409);
-        // A segment's own checksum would be thrown away: the file's is taken over all of them (segmentArrived).
-        const { written } = await receiveOneFile(request, MAX_SEGMENT_BYTES, false);
+        // A segment's own checksum would be thrown away: the file's is taken over all of them (segmentStarted).
+        const tracker = segmentStarted(token, index);
         let replaced: string | undefined;
         try {
-          await store.transaction(async (tx) => {
-            const state = (await tx.query<{ state: string }>(`SELECT state FROM uploads WHERE token = $1 FOR UPDATE`, [token]))[0]?.state;
-            if (state !== 'open') throw errors.uploadRule(`The upload was ${state ?? 'removed'} while segment ${index} was being received.`, 409);
-            replaced = (await tx.query<{ blob: string }>(`SELECT blob FROM upload_segments WHERE token = $1 AND index = $2`, [token, index]))[0]?.blob;
-            // A segment sent again (a client's retry) replaces the earlier copy.
-            await tx.query(
-              `INSERT INTO upload_segments (token, index, blob, size) VALUES ($1, $2, $3, $4)
-               ON CONFLICT (token, index) DO UPDATE SET blob = EXCLUDED.blob, size = EXCLUDED.size`,
-              [token, index, written.key, written.size],
-            );
-          });
+          const { written } = await receiveOneFile(request, MAX_SEGMENT_BYTES, { checksum: false, started: tracker?.started });
+          try {
+            await store.transaction(async (tx) => {
+              const state = (await tx.query<{ state: string }>(`SELECT state FROM uploads WHERE token = $1 FOR UPDATE`, [token]))[0]?.state;
+              if (state !== 'open') throw errors.uploadRule(`The upload was ${state ?? 'removed'} while segment ${index} was being received.`, 409);
+              replaced = (await tx.query<{ blob: string }>(`SELECT blob FROM upload_segments WHERE token = $1 AND index = $2`, [token, index]))[0]?.blob;
+              // A segment sent again (a client's retry) replaces the earlier copy.
+              await tx.query(
+                `INSERT INTO upload_segments (token, index, blob, size) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (token, index) DO UPDATE SET blob = EXCLUDED.blob, size = EXCLUDED.size`,
+                [token, index, written.key, written.size],
+              );
+            });
+          } catch (err) {
+            await removeBlobs([written.key]);
+            throw err;
+          }
+          tracker?.kept(written);
         } catch (err) {
-          await removeBlobs([written.key]);
+          tracker?.lost();
           throw err;
         }
+        // An earlier copy from before this run (a restart): the run's reading did not see it replaced.
         if (replaced) forgetRun(token);
-        else segmentArrived(token, index, written.key);
         await removeBlobs([replaced]);
         return reply.code(202).send();
       },

@@ -6,13 +6,38 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBlobStore, type BlobStore } from '../../../src/emulator/blobs';
+import { openBlobStore, type BlobInProgress, type BlobStore } from '../../../src/emulator/blobs';
 
 /** A composed blob of the given parts, appended in order. */
 async function compose(blobs: BlobStore, parts: string[]) {
   const composition = blobs.composition();
   for (const part of parts) await composition.append(part);
   return composition.finish();
+}
+
+/**
+ * Bytes that arrive slowly, as a segment's request body does: `pieces` chunks with a pause before each, so the
+ * reader catches up with the writer and has to wait for more. `stall` holds the body before its last piece until
+ * it resolves; `fail` makes the body break off there instead.
+ */
+async function* trickle(bytes: Buffer, pieces: number, gate: { stall?: Promise<void>; fail?: boolean } = {}): AsyncGenerator<Buffer> {
+  const step = Math.ceil(bytes.length / pieces);
+  for (let at = 0; at < bytes.length; at += step) {
+    if (at + step >= bytes.length) {
+      await gate.stall;
+      if (gate.fail) throw new Error('the client went away');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3));
+    yield bytes.subarray(at, at + step);
+  }
+}
+
+/** A part written as it is followed: what `write` tells `started`, and a promise of the stored blob. */
+function writeFollowed(blobs: BlobStore, bytes: Buffer, gate?: { stall?: Promise<void>; fail?: boolean }) {
+  let started!: (blob: BlobInProgress) => void;
+  const begun = new Promise<BlobInProgress>((resolve) => (started = resolve));
+  const stored = blobs.write(trickle(bytes, 12, gate), { checksum: false, started });
+  return { begun, stored };
 }
 
 async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -75,6 +100,57 @@ describe('emulator blob store', () => {
     const composed = await composition.finish();
     assert.equal(composed.sha256, createHash('sha256').update(Buffer.concat(parts)).digest('hex'));
     assert.deepEqual(await blobs.bytes(composed.key), Buffer.concat(parts));
+  });
+
+  it('follows parts while they are written (two at once, as parallel segments arrive): the checksum is that of all the bytes', async () => {
+    // Over the hasher's 1 MiB reads, so a part is read in several goes while its writer is still busy.
+    const parts = [randomBytes(3 * 2 ** 20 + 17), randomBytes(2 ** 20 + 5)];
+    const writes = parts.map((bytes) => writeFollowed(blobs, bytes));
+    const composition = blobs.composition();
+    for (const write of writes) await composition.follow(await write.begun, write.stored);
+    const written = await Promise.all(writes.map((w) => w.stored));
+    assert.deepEqual(composition.keys, written.map((w) => w.key));
+    const composed = await composition.finish();
+    assert.equal(composed.size, parts[0].length + parts[1].length);
+    assert.equal(composed.sha256, createHash('sha256').update(Buffer.concat(parts)).digest('hex'));
+    assert.deepEqual(await blobs.bytes(composed.key), Buffer.concat(parts));
+  });
+
+  it('a part that breaks off while followed fails the composition; a whole part appended after it does not revive it', async () => {
+    const broken = writeFollowed(blobs, randomBytes(2 ** 20), { fail: true });
+    const composition = blobs.composition();
+    await assert.rejects(composition.follow(await broken.begun, broken.stored), /went away/);
+    const whole = await blobs.put(randomBytes(100));
+    await assert.rejects(composition.append(whole.key));
+    await assert.rejects(composition.finish());
+    assert.deepEqual(readdirSync(join(blobs.dir, 'tmp')), []);
+  });
+
+  it('a part whose owner does not keep it, or keeps another blob, fails the composition', async () => {
+    const dropped = writeFollowed(blobs, randomBytes(5000));
+    const first = blobs.composition();
+    await assert.rejects(first.follow(await dropped.begun, dropped.stored.then(() => Promise.reject(new Error('not stored')))), /not stored/);
+    await assert.rejects(first.finish());
+
+    const other = await blobs.put(randomBytes(10));
+    const swapped = writeFollowed(blobs, randomBytes(5000));
+    const second = blobs.composition();
+    await assert.rejects(second.follow(await swapped.begun, swapped.stored.then(() => other)), /not the blob stored/);
+  });
+
+  it('a composition discarded while it follows a stalled part lets go of it once the part ends', async () => {
+    let release!: () => void;
+    const stall = new Promise<void>((resolve) => (release = resolve));
+    const stalled = writeFollowed(blobs, randomBytes(2 ** 20), { stall });
+    const composition = blobs.composition();
+    const following = composition.follow(await stalled.begun, stalled.stored);
+    following.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    composition.discard();
+    release();
+    await assert.rejects(following, /dropped/);
+    // The part itself was written whole; only the reading of it was given up.
+    assert.equal((await stalled.stored).size, 2 ** 20);
   });
 
   it('reads plain blobs whole and by range as before', async () => {
