@@ -14,12 +14,15 @@ const { open } = require('node:fs/promises');
 // own read buffer (a stream would allocate a new one per chunk, and those pile up in the worker's heap), and the
 // error that ended it, after which it only answers that error.
 const hashes = new Map();
-// Files followed while they are written, by number: the size the writer ended at, or why it did not.
+// Files followed while they are written, by number: the size the writer ended at, or why it did not, and how to
+// wake the reader waiting for more of it.
 const files = new Map();
+// A followed file is looked at again after 2 ms, then less often while nothing new comes (a slow client's segment).
 const POLL_MS = 2;
+const POLL_MAX_MS = 64;
 function fileState(id, file) {
   let f = files.get(file);
-  if (!f) files.set(file, (f = { id, size: undefined, error: undefined }));
+  if (!f) files.set(file, (f = { id, size: undefined, error: undefined, wake: undefined }));
   return f;
 }
 parentPort.on('message', (m) => {
@@ -30,12 +33,16 @@ parentPort.on('message', (m) => {
     const f = fileState(m.id, m.file);
     if (m.op === 'end') f.size = m.size;
     else f.error = m.reason;
+    f.wake?.();
     return;
   }
   let entry = hashes.get(m.id);
   if (!entry) hashes.set(m.id, (entry = { hash: createHash('sha256'), queue: Promise.resolve(), buffer: undefined, error: undefined }));
   // A dropped hash stops following at once: its writer may never finish.
-  if (m.op === 'drop') entry.error ??= 'the hash was dropped';
+  if (m.op === 'drop') {
+    entry.error ??= 'the hash was dropped';
+    for (const f of files.values()) if (f.id === m.id) f.wake?.();
+  }
   entry.queue = entry.queue.then(() => handle(m, entry));
 });
 function forget(id) {
@@ -56,6 +63,7 @@ async function feed(entry, m) {
   entry.buffer ??= Buffer.allocUnsafeSlow(1 << 20);
   const state = m.file === undefined ? undefined : fileState(m.id, m.file);
   let size = 0;
+  let wait = POLL_MS;
   const file = await openFirst(m.paths);
   try {
     for (;;) {
@@ -65,6 +73,7 @@ async function feed(entry, m) {
       if (bytesRead > 0) {
         entry.hash.update(entry.buffer.subarray(0, bytesRead));
         size += bytesRead;
+        wait = POLL_MS;
         continue;
       }
       if (!state) return size;
@@ -73,7 +82,16 @@ async function feed(entry, m) {
         if (size !== state.size) throw new Error('read ' + size + ' bytes of a file that ended at ' + state.size);
         return size;
       }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      // Woken early by the writer's news.
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        state.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      state.wake = undefined;
+      wait = Math.min(wait * 2, POLL_MAX_MS);
     }
   } finally {
     await file.close();
