@@ -60,6 +60,8 @@ const builds = [
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
+  // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/storage/initdbMain.ts'], outfile: 'dist/initdb.js' },
 ];
 
 // Webview scripts: each `media/webviews/<name>/main.ts` becomes `dist/webviews/<name>.js`, an IIFE for the browser

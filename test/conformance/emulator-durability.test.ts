@@ -1,15 +1,20 @@
-// The emulator keeps what it acknowledged: a write answered 2xx survives SIGKILL of the process right after.
+// The emulator keeps what it acknowledged: a write answered 2xx survives SIGKILL of the process right after. And the
+// bundled emulator, as users run it, initialises a new data folder in a process of its own.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const HEADERS = { accept: 'application/hal+json', 'api-version': '1', 'user-agent': 'dam-emulator-durability-test' };
 
-/** Starts `src/emulator/main.ts` as its own process and resolves with its URL once it prints the ready line. */
-function startProcess(data: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', '0', '--data', data, '--seed', 'empty'], {
+/** The TypeScript sources, as tests run them; the bundle, as users do (built by `node esbuild.mjs`). */
+const SOURCES = ['--import', 'tsx', 'src/emulator/main.ts'];
+const BUNDLE = ['dist/emulator.js'];
+
+/** Starts the emulator as its own process and resolves with its URL once it prints the ready line. */
+function startProcess(data: string, entry = SOURCES): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...entry, '--port', '0', '--data', data, '--seed', 'empty'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -87,5 +92,49 @@ describe('emulator durability (kill -9)', function () {
     second.child.kill('SIGTERM');
     await exited(second.child);
     assert.equal(second.child.exitCode, 0, 'SIGTERM stops the emulator cleanly');
+  });
+});
+
+describe('the bundled emulator on a new data folder', function () {
+  this.timeout(300_000);
+  let data: string;
+  let running: ChildProcess | undefined;
+
+  before(() => {
+    assert.ok(existsSync('dist/emulator.js') && existsSync('dist/initdb.js'), 'the bundles are built first (node esbuild.mjs; npm test does)');
+    data = mkdtempSync(join(tmpdir(), 'dam-emulator-bundle-'));
+  });
+  after(async () => {
+    if (running && running.exitCode === null && running.signalCode === null) {
+      running.kill('SIGKILL');
+      await exited(running);
+    }
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  it('initialises it in a process of its own, so the emulator never holds initdb\'s memory, and keeps its data across a restart', async () => {
+    const first = await startProcess(data, BUNDLE);
+    running = first.child;
+    assert.ok(existsSync(join(data, 'pgdata', 'PG_VERSION')), 'the folder is a PostgreSQL data folder');
+    // initdb's throw-away PostgreSQL is a WASM instance of 400-500 MB: in process, the emulator peaked near 670 MB.
+    const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${first.child.pid}/status`, 'utf8'));
+    if (peak) assert.ok(Number(peak[1]) < 400 * 1024, `the emulator's peak was ${Math.round(Number(peak[1]) / 1024)} MB`);
+    const bearer = await token(first.url);
+    const created = await fetch(`${first.url}/api/core/record`, {
+      method: 'POST',
+      headers: { ...HEADERS, authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'kept', status: 'Released' }),
+    });
+    assert.equal(created.status, 201);
+    const { id } = (await created.json()) as { id: string };
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+
+    const second = await startProcess(data, BUNDLE);
+    running = second.child;
+    const read = await fetch(`${second.url}/api/core/record/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${bearer}` } });
+    assert.equal(read.status, 200);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
   });
 });

@@ -1,5 +1,6 @@
 // The default backend: embedded PostgreSQL (PGlite, WASM) persisted in the data folder, or in memory.
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -126,6 +127,40 @@ function collectGarbage(): void {
   gc?.();
 }
 
+/** A PGlite over `dataDir` (a folder, or `memory://`), with the emulator's extensions and start parameters. */
+export async function createPglite(dataDir: string, template?: Blob): Promise<PGlite> {
+  // The extension module is ESM-only in its typings; a dynamic import works from CJS and bundles alike.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  useBaselineWasmCode();
+  markOnlyAtTheLimit();
+  return PGlite.create(dataDir, {
+    extensions: { pg_trgm: locateBundled(pg_trgm) },
+    startParams: [...PGlite.defaultStartParams, ...SMALL_BUFFERS],
+    ...(template ? { loadDataDir: template } : {}),
+  });
+}
+
+/** The script that initialises a data folder in a process of its own: built beside the emulator's bundle. */
+const INITDB_SCRIPT = join(__dirname, 'initdb.js');
+
+/**
+ * Runs initdb for a new data folder in a short-lived process of its own (dist/initdb.js), so that none of its
+ * memory stays with the emulator. In process, initdb's throw-away PostgreSQL (another WASM instance of 400-500 MB,
+ * and its compilation) took the emulator's peak to 670 MB at a first start, and the allocator kept about 40 MB of
+ * it for good after the GC that gave the rest back (releaseInitdbMemory). The TypeScript sources (tests) have no
+ * such script and initialise in process.
+ */
+async function initdbApart(dataDir: string): Promise<void> {
+  const child = spawn(process.execPath, [INITDB_SCRIPT, dataDir], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`initialising the database in ${dataDir} failed (exit code ${code}): ${stderr.trim()}`);
+}
+
 /** Opens PGlite; `data` is a folder (created when missing) or ':memory:', optionally starting from a snapshot. */
 export async function openPglite(data: string, template?: Blob): Promise<PgliteStore> {
   let dataDir: string | undefined;
@@ -137,18 +172,14 @@ export async function openPglite(data: string, template?: Blob): Promise<PgliteS
   }
   // relaxedDurability stays off: a query resolves only after its writes reached the file system,
   // which is what lets an acknowledged write survive kill -9.
-  // The extension module is ESM-only in its typings; a dynamic import works from CJS and bundles alike.
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const initdb = !template && !(dataDir && existsSync(join(dataDir, 'PG_VERSION')));
-  useBaselineWasmCode();
-  markOnlyAtTheLimit();
+  let initdb = !template && !(dataDir && existsSync(join(dataDir, 'PG_VERSION')));
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir ?? 'memory://', {
-      extensions: { pg_trgm: locateBundled(pg_trgm) },
-      startParams: [...PGlite.defaultStartParams, ...SMALL_BUFFERS],
-      ...(template ? { loadDataDir: template } : {}),
-    });
+    if (initdb && dataDir && existsSync(INITDB_SCRIPT)) {
+      await initdbApart(dataDir);
+      initdb = false;
+    }
+    db = await createPglite(dataDir ?? 'memory://', template);
   } catch (err) {
     unlock();
     throw err;
