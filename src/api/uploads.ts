@@ -67,7 +67,10 @@ export interface UploadProgress {
 
 export interface UploadOptions {
   signal?: AbortSignal;
-  /** Called after each acknowledged request with the bytes the service holds so far. */
+  /**
+   * Called as the bytes go out: `sent` counts those written to the connection (about every MiB) and never goes
+   * back, a part sent again counting once. It starts at 0 and reaches `total` before the service's last answer.
+   */
   onProgress?: (progress: UploadProgress) => void;
   /** Bytes per segment (default 16 MiB, or 64 MiB to a service on this machine). */
   segmentSize?: number;
@@ -190,6 +193,8 @@ export class RecyclingBody extends Readable {
   constructor(
     chunks: AsyncIterable<Uint8Array>,
     private readonly buffers?: ReadBuffers,
+    /** Told the size of each chunk once the socket has written it. */
+    private readonly onWritten?: (bytes: number) => void,
   ) {
     super();
     this.source = chunks[Symbol.asyncIterator]();
@@ -215,7 +220,11 @@ export class RecyclingBody extends Readable {
   override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
     const dest = destination as unknown as Writable;
     const onData = (chunk: Buffer) => {
-      if (!dest.write(chunk, () => this.buffers?.give(chunk))) this.pause();
+      const written = (err?: Error | null) => {
+        this.buffers?.give(chunk);
+        if (!err) this.onWritten?.(chunk.length);
+      };
+      if (!dest.write(chunk, written)) this.pause();
     };
     const onDrain = () => this.resume();
     const stop = () => {
@@ -255,17 +264,30 @@ async function* chunksOf(content: UploadContent): AsyncGenerator<Uint8Array> {
 
 const buffersOf = (content: UploadContent) => (content instanceof FileRange ? content.buffers : undefined);
 
-/** A body for `streamBody`: made afresh for each attempt, so a retry reads the file again and nothing holds it. */
+/**
+ * A body for `streamBody`: made afresh for each attempt, so a retry reads the file again and nothing holds it.
+ * `sent` is told how many of the content's bytes this attempt has written so far (not counting the multipart frame).
+ */
 interface StreamedBody {
   headers: Record<string, string>;
-  body: () => Readable;
+  body: (sent?: (bytes: number) => void) => Readable;
+}
+
+/** Counts what a body's socket has written, as bytes of the content: those after the `head` and up to its `size`. */
+function contentWritten(head: number, size: number, sent: ((bytes: number) => void) | undefined): ((bytes: number) => void) | undefined {
+  if (!sent) return undefined;
+  let written = 0;
+  return (bytes) => {
+    written += bytes;
+    sent(Math.min(size, Math.max(0, written - head)));
+  };
 }
 
 /** The bytes as the whole body (the blob PUT to a `sasUrl`). */
 function rawBody(content: UploadContent, contentType: string): StreamedBody {
   return {
     headers: { 'Content-Type': contentType, 'Content-Length': String(sizeOf(content)) },
-    body: () => new RecyclingBody(chunksOf(content), buffersOf(content)),
+    body: (sent) => new RecyclingBody(chunksOf(content), buffersOf(content), contentWritten(0, sizeOf(content), sent)),
   };
 }
 
@@ -291,7 +313,41 @@ export function multipartFileBody(field: string, filename: string, content: Uplo
   }
   return {
     headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + sizeOf(content) + tail.length) },
-    body: () => new RecyclingBody(chunks(), buffersOf(content)),
+    body: (sent) => new RecyclingBody(chunks(), buffersOf(content), contentWritten(head.length, sizeOf(content), sent)),
+  };
+}
+
+/**
+ * An upload's progress, which only grows: the bytes of the parts the service acknowledged, plus those written so
+ * far of the parts on their way. A part sent again counts from where the earlier attempt got to, not twice.
+ */
+function progressOf(total: number, onProgress: ((progress: UploadProgress) => void) | undefined) {
+  let acknowledged = 0;
+  let reported = -1;
+  const onTheirWay = new Map<number, number>();
+  const acknowledgedParts = new Set<number>();
+  const report = () => {
+    let sent = acknowledged;
+    for (const bytes of onTheirWay.values()) sent += bytes;
+    if (sent <= reported) return;
+    reported = sent;
+    onProgress?.({ sent, total });
+  };
+  report();
+  return {
+    /** Told the bytes of part `index` that its current attempt has written. */
+    sending: (index: number) => (bytes: number) => {
+      // (A write reported after the answer is already counted.)
+      if (acknowledgedParts.has(index)) return;
+      onTheirWay.set(index, bytes);
+      report();
+    },
+    done: (index: number, bytes: number) => {
+      onTheirWay.delete(index);
+      acknowledgedParts.add(index);
+      acknowledged += bytes;
+      report();
+    },
   };
 }
 
@@ -328,21 +384,21 @@ export class UploadsApi {
   private async uploadSingle(content: UploadContent, filename: string, options: UploadOptions): Promise<UploadResult> {
     const size = sizeOf(content);
     const { headers, body } = multipartFileBody('file1', filename, content);
-    options.onProgress?.({ sent: 0, total: size });
+    const progress = progressOf(size, options.onProgress);
     const res = await this.http.request({
       method: 'POST',
       endpoint: 'upload',
       path: '/uploads',
       accept: 'application/json',
       headers,
-      streamBody: body,
+      streamBody: () => body(progress.sending(0)),
       schema: UploadResultSchema,
       // A replay after a lost answer only leaves an unused upload behind, which the service sweeps.
       idempotent: true,
       timeoutMs: timeoutFor(size),
       signal: options.signal,
     });
-    options.onProgress?.({ sent: size, total: size });
+    progress.done(0, size);
     return { ...res.data, filename, size, segmented: false, segments: 0 };
   }
 
@@ -355,8 +411,7 @@ export class UploadsApi {
     const signal = options.signal;
     const session = await this.openSession(filename, { signal });
     try {
-      let sent = 0;
-      options.onProgress?.({ sent, total: size });
+      const progress = progressOf(size, options.onProgress);
       let next = 0;
       // A failure stops the other workers from starting new segments; the first error is the one reported.
       const stop = new AbortController();
@@ -366,13 +421,12 @@ export class UploadsApi {
           const index = next++;
           const part = sliceOf(content, index * segmentSize, Math.min(size, (index + 1) * segmentSize));
           try {
-            await this.sendSegmentWithRetry(session.token, index, part, filename, options, combined);
+            await this.sendSegmentWithRetry(session.token, index, part, filename, options, combined, progress.sending(index));
           } catch (err) {
             stop.abort(err);
             throw err;
           }
-          sent += sizeOf(part);
-          options.onProgress?.({ sent, total: size });
+          progress.done(index, sizeOf(part));
         }
       };
       const results = await Promise.allSettled(Array.from({ length: concurrency }, worker));
@@ -390,12 +444,20 @@ export class UploadsApi {
     }
   }
 
-  private async sendSegmentWithRetry(token: string, index: number, part: UploadContent, filename: string, options: UploadOptions, signal: AbortSignal): Promise<void> {
+  private async sendSegmentWithRetry(
+    token: string,
+    index: number,
+    part: UploadContent,
+    filename: string,
+    options: UploadOptions,
+    signal: AbortSignal,
+    sent: (bytes: number) => void,
+  ): Promise<void> {
     const rounds = options.segmentRetries ?? 3;
     let delay = options.segmentRetryDelayMs ?? 1000;
     for (let round = 0; ; round++) {
       try {
-        await this.uploadSegment(token, index, part, `${filename}.segment${index}`, { signal });
+        await this.uploadSegment(token, index, part, `${filename}.segment${index}`, { signal, sent });
         return;
       } catch (err) {
         if (signal.aborted || round >= rounds || !isTransient(err)) throw err;
@@ -421,7 +483,13 @@ export class UploadsApi {
   }
 
   /** POST /uploads/segments/{token}?index=n with part `segment<n>`; sending an index again replaces it. */
-  async uploadSegment(token: string, index: number, data: UploadContent, partFilename: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+  async uploadSegment(
+    token: string,
+    index: number,
+    data: UploadContent,
+    partFilename: string,
+    options: { signal?: AbortSignal; sent?: (bytes: number) => void } = {},
+  ): Promise<void> {
     const { headers, body } = multipartFileBody(`segment${index}`, partFilename, data);
     await this.http.request({
       method: 'POST',
@@ -430,7 +498,7 @@ export class UploadsApi {
       query: { index },
       accept: 'application/json',
       headers,
-      streamBody: body,
+      streamBody: () => body(options.sent),
       responseType: 'none',
       idempotent: true,
       timeoutMs: timeoutFor(sizeOf(data)),

@@ -226,6 +226,8 @@ describeEachBackend('uploads', {}, (env) => {
     assert.equal(result.segments, 7);
     assert.equal(progress.at(-1), result.size);
     assert.ok(progress.every((v, i) => i === 0 || v >= progress[i - 1]), 'progress only grows');
+    // Reported as the bytes go out, not only when a segment is answered.
+    assert.ok(progress.some((v) => v % (4 * 2 ** 20) !== 0 && v !== result.size), `progress within segments: ${progress.join(' ')}`);
     const back = await bytesThroughRecord(client, result.token, 'big.bin');
     assert.equal(back.size, result.size);
     assert.equal(back.sha, file.sha);

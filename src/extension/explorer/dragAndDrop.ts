@@ -61,9 +61,14 @@ export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<Exp
         const abort = new AbortController();
         const subs = [token.onCancellationRequested(() => abort.abort()), progressToken.onCancellationRequested(() => abort.abort())];
         let reported = 0;
+        let lastReport = 0;
         try {
           const result = await batch.run(abort.signal, (s) => {
             const percent = s.bytesTotal ? (s.bytesSent / s.bytesTotal) * 100 : 0;
+            // Bytes are reported about every MiB; the notification redraws on each report, so a few a second.
+            const now = performance.now();
+            if (now - lastReport < 150 && s.done + s.failed < s.files) return;
+            lastReport = now;
             progress.report({ message: `${s.done} of ${s.files}${s.active[0] ? `: ${s.active[0].item.name}` : ''}`, increment: Math.max(0, percent - reported) });
             reported = Math.max(reported, percent);
           });
