@@ -167,25 +167,28 @@ export function openBlobStore(data: string | undefined): BlobStore {
     const listed: Manifest = { size: 0, parts: [] };
     const keys: string[] = [];
     let busy = false;
+    /** Adds a part whose size `read` answers once it has hashed it; parts go one at a time, in order. */
+    async function add(read: () => Promise<{ key: string; size: number }>): Promise<void> {
+      if (busy) throw new Error('parts are appended one at a time');
+      busy = true;
+      try {
+        const { key, size } = await read();
+        listed.parts.push({ key, size });
+        listed.size += size;
+        keys.push(key);
+      } finally {
+        busy = false;
+      }
+    }
     return {
       keys,
-      async append(part) {
-        if (busy) throw new Error('parts are appended one at a time');
-        busy = true;
-        try {
+      append: (part) =>
+        add(async () => {
           if (await manifest(part)) throw new Error(`a composed blob cannot be a part: ${part}`);
-          const size = await hash.append(pathOf(part));
-          listed.parts.push({ key: part, size });
-          listed.size += size;
-          keys.push(part);
-        } finally {
-          busy = false;
-        }
-      },
-      async follow(part, stored) {
-        if (busy) throw new Error('parts are appended one at a time');
-        busy = true;
-        try {
+          return { key: part, size: await hash.append(pathOf(part)) };
+        }),
+      follow: (part, stored) =>
+        add(async () => {
           const followed = hash.follow(part.paths);
           // Awaited below; failing before then (a discarded composition) must not count as unhandled.
           followed.done.catch(() => undefined);
@@ -201,14 +204,8 @@ export function openBlobStore(data: string | undefined): BlobStore {
             throw new Error(`the part followed is not the blob stored (${blob.key})`);
           }
           followed.end(blob.size);
-          const size = await followed.done;
-          listed.parts.push({ key: blob.key, size });
-          listed.size += size;
-          keys.push(blob.key);
-        } finally {
-          busy = false;
-        }
-      },
+          return { key: blob.key, size: await followed.done };
+        }),
       async finish() {
         const sha256 = await hash.digest();
         const key = randomBytes(16).toString('hex');

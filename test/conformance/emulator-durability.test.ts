@@ -44,13 +44,15 @@ async function token(url: string): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-describe('emulator durability (kill -9)', function () {
-  this.timeout(300_000);
-  let data: string;
+/**
+ * A new data folder for the emulator processes of one describe block, removed after it together with the process
+ * still running (`run` records each one started).
+ */
+function dataFolderFor(prefix: string): { readonly data: string; run(started: { child: ChildProcess; url: string }): { child: ChildProcess; url: string } } {
+  let data = '';
   let running: ChildProcess | undefined;
-
   before(() => {
-    data = mkdtempSync(join(tmpdir(), 'dam-emulator-durability-'));
+    data = mkdtempSync(join(tmpdir(), prefix));
   });
   after(async () => {
     if (running && running.exitCode === null && running.signalCode === null) {
@@ -59,10 +61,23 @@ describe('emulator durability (kill -9)', function () {
     }
     rmSync(data, { recursive: true, force: true });
   });
+  return {
+    get data() {
+      return data;
+    },
+    run(started) {
+      running = started.child;
+      return started;
+    },
+  };
+}
+
+describe('emulator durability (kill -9)', function () {
+  this.timeout(300_000);
+  const folder = dataFolderFor('dam-emulator-durability-');
 
   it('finds a record created right before SIGKILL after a restart on the same data folder', async () => {
-    const first = await startProcess(data);
-    running = first.child;
+    const first = folder.run(await startProcess(folder.data));
     const bearer = await token(first.url);
     const title = `durable ${Date.now()}`;
     const created = await fetch(`${first.url}/api/core/record`, {
@@ -76,8 +91,7 @@ describe('emulator durability (kill -9)', function () {
     first.child.kill('SIGKILL');
     await exited(first.child);
 
-    const second = await startProcess(data);
-    running = second.child;
+    const second = folder.run(await startProcess(folder.data));
     // The token issued before the kill is kept too.
     const read = await fetch(`${second.url}/api/core/record/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${bearer}` } });
     assert.equal(read.status, 200);
@@ -87,7 +101,7 @@ describe('emulator durability (kill -9)', function () {
     assert.equal(body.status, 'Released');
 
     // A second emulator on the same folder would corrupt it: it refuses to start while this one runs.
-    await assert.rejects(startProcess(data), /in use by another emulator/);
+    await assert.rejects(startProcess(folder.data), /in use by another emulator/);
 
     second.child.kill('SIGTERM');
     await exited(second.child);
@@ -97,25 +111,14 @@ describe('emulator durability (kill -9)', function () {
 
 describe('the bundled emulator on a new data folder', function () {
   this.timeout(300_000);
-  let data: string;
-  let running: ChildProcess | undefined;
-
   before(() => {
     assert.ok(existsSync('dist/emulator.js') && existsSync('dist/initdb.js'), 'the bundles are built first (node esbuild.mjs; npm test does)');
-    data = mkdtempSync(join(tmpdir(), 'dam-emulator-bundle-'));
   });
-  after(async () => {
-    if (running && running.exitCode === null && running.signalCode === null) {
-      running.kill('SIGKILL');
-      await exited(running);
-    }
-    rmSync(data, { recursive: true, force: true });
-  });
+  const folder = dataFolderFor('dam-emulator-bundle-');
 
   it('initialises it in a process of its own, so the emulator never holds initdb\'s memory, and keeps its data across a restart', async () => {
-    const first = await startProcess(data, BUNDLE);
-    running = first.child;
-    assert.ok(existsSync(join(data, 'pgdata', 'PG_VERSION')), 'the folder is a PostgreSQL data folder');
+    const first = folder.run(await startProcess(folder.data, BUNDLE));
+    assert.ok(existsSync(join(folder.data, 'pgdata', 'PG_VERSION')), 'the folder is a PostgreSQL data folder');
     // initdb's throw-away PostgreSQL is a WASM instance of 400-500 MB: in process, the emulator peaked near 670 MB.
     const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${first.child.pid}/status`, 'utf8'));
     if (peak) assert.ok(Number(peak[1]) < 400 * 1024, `the emulator's peak was ${Math.round(Number(peak[1]) / 1024)} MB`);
@@ -130,8 +133,7 @@ describe('the bundled emulator on a new data folder', function () {
     first.child.kill('SIGTERM');
     await exited(first.child);
 
-    const second = await startProcess(data, BUNDLE);
-    running = second.child;
+    const second = folder.run(await startProcess(folder.data, BUNDLE));
     const read = await fetch(`${second.url}/api/core/record/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${bearer}` } });
     assert.equal(read.status, 200);
     second.child.kill('SIGTERM');

@@ -98,6 +98,7 @@ function useBaselineWasmCode(): void {
  * measured, the same upload ran 0-3 of them, and the emulator's CPU per upload fell from 1.7-2.0 s to about 1.0 s.
  * Process-wide like the flag above, and set at the same point.
  */
+let markingSwitchedOff = false;
 function markOnlyAtTheLimit(): void {
   if (markingSwitchedOff) return;
   // V8 reads its GC flags from its marking threads too: switched while a marking cycle runs, one of them can hit a
@@ -107,7 +108,6 @@ function markOnlyAtTheLimit(): void {
   setFlagsFromString('--no-incremental-marking');
   markingSwitchedOff = true;
 }
-let markingSwitchedOff = false;
 
 /**
  * On a new database PGlite runs initdb with a throw-away PostgreSQL of its own (another WASM instance, 400-500 MB
