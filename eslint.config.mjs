@@ -13,8 +13,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/query/**', 'src/api/**', 'src/emulator/**', 'src/cli/**'],
+    files: ['src/core/**', 'src/api/**', 'src/emulator/**', 'src/cli/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/extension may import vscode.' }] }] },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -9,7 +9,7 @@ import { EVENTS_END, EVENTS_START, insertAnalyticsEvents } from '../src/emulator
 import { DamClient } from '../src/api/client';
 import { AnalyticsApi } from '../src/api/analytics';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
-import type { AnalyticsQuery } from '../src/query/analytics';
+import type { AnalyticsQuery } from '../src/core/analytics';
 import { median, printRow } from './stats';
 
 const TOTAL_EVENTS = 1_000_000;

@@ -12,7 +12,7 @@ import { DamClient } from '../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
 import { main as dam } from '../src/cli/main';
 import { exportRows, ResultPager, TABLE_PAGE_SIZE } from '../src/extension/analytics/resultPages';
-import type { AnalyticsQuery } from '../src/query/analytics';
+import type { AnalyticsQuery } from '../src/core/analytics';
 import { median, printRow } from './stats';
 
 const RUNS = 5;

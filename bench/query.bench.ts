@@ -1,6 +1,6 @@
 // Search-expression language: parse-and-diagnose throughput on a generated 1 MB `.dam-query` file beside
 // JSON.parse on a JSON file of the same size, and completion latency in a 10,000-line file, in one run.
-import { completeInDocument, lintDocument, parseDocument } from '../src/query';
+import { completeInDocument, lintDocument, parseDocument } from '../src/core/search';
 import { median, percentile, printRow } from './stats';
 
 

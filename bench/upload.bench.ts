@@ -3,34 +3,20 @@
 // the wall time, the client's peak RSS (its own process) and the emulator's peak RSS while the uploads ran. Each
 // upload starts after `sync`, so neither pays for the other's unwritten pages.
 // Needs Debian's curl on PATH. DAM_BENCH_UPLOAD_MB changes the file size, DAM_BENCH_UPLOAD_ROUNDS the rounds.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, printRow } from './stats';
+import { EMULATOR_BUNDLE, startEmulatorProcess } from '../test/support/emulatorProcess';
 
 const SIZE_MB = Number(process.env.DAM_BENCH_UPLOAD_MB ?? 512);
 const ROUNDS = Number(process.env.DAM_BENCH_UPLOAD_ROUNDS ?? 7);
 const HEADERS = { 'API-Version': '1', Accept: 'application/json', 'User-Agent': 'dam-bench-upload/1' };
 
 /** The emulator as users run it (`dam emulator`, the extension): the bundle that `npm run bench` builds first. */
-const EMULATOR_BUNDLE = 'dist/emulator.js';
-
-function startEmulator(data: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [EMULATOR_BUNDLE, '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}:\n${err}`)));
-  });
-}
+const EMULATOR_BUNDLE_FILE = EMULATOR_BUNDLE[0];
 
 /** Peak resident set of a process since the last reset, in MB (Linux /proc). */
 function peakRssMb(pid: number): number {
@@ -81,8 +67,8 @@ function runClient(url: string, file: string): { ms: number; commitMs: number; t
 }
 
 async function main() {
-  if (!existsSync(EMULATOR_BUNDLE)) {
-    console.error(`upload bench: ${EMULATOR_BUNDLE} is missing; \`npm run bench\` builds it first`);
+  if (!existsSync(EMULATOR_BUNDLE_FILE)) {
+    console.error(`upload bench: ${EMULATOR_BUNDLE_FILE} is missing; \`npm run bench\` builds it first`);
     process.exitCode = 1;
     return;
   }
@@ -100,7 +86,7 @@ async function main() {
     for (let i = 0; i < SIZE_MB / 8; i++) writeSync(fd, chunk.map((b) => b ^ i));
     closeSync(fd);
 
-    const started = await startEmulator(join(work, 'data'));
+    const started = await startEmulatorProcess({ data: join(work, 'data'), entry: EMULATOR_BUNDLE });
     emulator = started.child;
     const { url } = started;
     const pid = emulator.pid!;
@@ -140,7 +126,7 @@ async function main() {
     const mbps = (ms: number) => `${((SIZE_MB / ms) * 1000).toFixed(0)} MB/s`;
     const clientMed = median(clientMs);
     const curlMed = median(curlMs);
-    console.log(`${SIZE_MB} MB file, ${ROUNDS} rounds alternating, each upload after sync, ${EMULATOR_BUNDLE} on --data in a new temp folder; client sent ${segments} segments`);
+    console.log(`${SIZE_MB} MB file, ${ROUNDS} rounds alternating, each upload after sync, ${EMULATOR_BUNDLE_FILE} on --data in a new temp folder; client sent ${segments} segments`);
     printRow(`upload ${SIZE_MB} MB, client (median)`, `${(clientMed / 1000).toFixed(2)} s`, `curl -F file1=@… ${(curlMed / 1000).toFixed(2)} s`, `${mbps(clientMed)} vs ${mbps(curlMed)}; client/curl ${(clientMed / curlMed).toFixed(2)}x, target <= 1`);
     const list = (ms: number[]) => ms.map((m) => (m / 1000).toFixed(2)).join(' ');
     console.log(`  rounds: client ${list(clientMs)} s; curl ${list(curlMs)} s`);

@@ -4,7 +4,7 @@
 // (`dam upload FILE… --classification ID`) uploading the same files to the same emulator in the same run,
 // rounds alternating. Both sides are wall times of a fresh node process, sign-in included.
 // DAM_BENCH_FILES / DAM_BENCH_FILE_MB / DAM_BENCH_ROUNDS change the load.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,25 +13,11 @@ import * as esbuild from 'esbuild';
 import { DamClient } from '../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
 import { median, printRow } from './stats';
+import { startEmulatorProcess } from '../test/support/emulatorProcess';
 
 const FILES = Number(process.env.DAM_BENCH_FILES ?? 200);
 const FILE_MB = Number(process.env.DAM_BENCH_FILE_MB ?? 1);
 const ROUNDS = Number(process.env.DAM_BENCH_ROUNDS ?? 3);
-
-function startEmulator(data: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}:\n${err}`)));
-  });
-}
 
 async function countIn(client: DamClient, classificationId: string): Promise<number> {
   const page = await client.search.records({ expression: 'DirectClassification = @c', namedParameters: { c: classificationId }, pageSize: 1 });
@@ -62,7 +48,7 @@ async function main() {
       writeFileSync(path, randomBytes(FILE_MB * 1024 * 1024));
       files.push(path);
     }
-    const started = await startEmulator(join(work, 'data'));
+    const started = await startEmulatorProcess({ data: join(work, 'data') });
     emulator = started.child;
     const { url } = started;
     const client = new DamClient({ profile: emulatorProfile(url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: 'dam-bench-upload-command/1' });

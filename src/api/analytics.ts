@@ -6,10 +6,10 @@ import {
   MAX_LIMIT,
   type AnalyticsQuery,
   type AnalyticsRow,
-} from '../query/analytics';
+} from '../core/analytics';
 import type { HttpClient } from './http';
 
-export { analyticsQuery, AnalyticsQueryError, type AnalyticsQuery, type AnalyticsRow } from '../query/analytics';
+export { analyticsQuery, AnalyticsQueryError, type AnalyticsQuery, type AnalyticsRow } from '../core/analytics';
 
 export interface RunOptions {
   signal?: AbortSignal;

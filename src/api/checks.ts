@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import type { HttpClient } from './http';
 import { ApiError } from './errors';
+import { CHECK_ACTION_TYPE_ID } from '../core/contract';
 
-export const CHECK_ACTION_TYPE_ID = '7a3c2e10c4b24f7e9d5a1b6c8e0f3d21';
+export { CHECK_ACTION_TYPE_ID };
 
 export const OutcomeSchema = z.enum(['pass', 'fail', 'warning', 'info']);
 export type Outcome = z.infer<typeof OutcomeSchema>;

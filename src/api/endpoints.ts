@@ -1,5 +1,6 @@
 // Addresses of the service: derived from a tenant name, or all on one origin (the emulator).
 // Free of zod on purpose: the extension reads these while activating, before any schema is needed.
+import { EMULATOR_CLIENT } from '../core/contract';
 import type { Endpoints, Profile } from './profile';
 
 function trimSlash(value: string): string {
@@ -27,8 +28,7 @@ export function emulatorEndpoints(origin: string): Endpoints {
   return { auth: b, base: b, core: `${b}/api/core`, upload: b, ops: b, analytics: b };
 }
 
-/** The emulator's fixed client registration (emulator contract, "Credentials"). */
-export const EMULATOR_CLIENT = { clientId: 'dam-emulator', clientSecret: 'dam-emulator-secret', username: 'admin', password: 'admin' } as const;
+export { EMULATOR_CLIENT };
 
 export function emulatorProfile(origin: string): Profile {
   return {

@@ -1,7 +1,7 @@
 // Work-management client ({ops_url}): simple tasks checked against the shared rules before they are sent,
 // task reads, delegation, and the five-step task attachment flow.
 import { z } from 'zod';
-import { ProjectStatus, readSimpleTaskRequest, type ProjectStatusName, type TaskViolation } from '../query/rules/tasks';
+import { ProjectStatus, readSimpleTaskRequest, type ProjectStatusName, type TaskViolation } from '../core/tasks';
 import type { HttpClient } from './http';
 
 /** A simple-task request body with the spec's field names (as sent). */

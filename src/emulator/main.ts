@@ -1,5 +1,6 @@
 // Entry of the emulator process (`node dist/emulator.js`): parses the contract's flags, serves until SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
+import { listeningLine } from '../core/contract';
 import { emulatorOptionSpec, emulatorUsage, toEmulatorOptions } from './options';
 import { startEmulator } from './server';
 
@@ -13,7 +14,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const running = await startEmulator({ ...options, log: (line) => process.stderr.write(`${line}\n`) });
-  process.stdout.write(`dam emulator listening on ${running.url}\n`);
+  process.stdout.write(`${listeningLine(running.url)}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -9,7 +9,7 @@ import { AnalyticsApi, UnorderedPagingError } from '../../src/api/analytics';
 import { ApiError } from '../../src/api/errors';
 import { DamClient } from '../../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/profile';
-import { AnalyticsQueryError, type AnalyticsQuery, type AnalyticsRow } from '../../src/query/analytics';
+import { AnalyticsQueryError, type AnalyticsQuery, type AnalyticsRow } from '../../src/core/analytics';
 import { buildApp } from '../../src/emulator/server';
 import { openStore } from '../../src/emulator/storage/open';
 import { migrate } from '../../src/emulator/storage/migrate';

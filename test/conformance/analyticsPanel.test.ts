@@ -9,7 +9,7 @@ import { describeEachBackend } from './helpers';
 import { exportRows, ResultPager, resultPages, UNORDERED_NOTE, csvCell } from '../../src/extension/analytics/resultPages';
 import { LabelResolver, recordsByIdQuery } from '../../src/extension/analytics/labels';
 import type { DamClient } from '../../src/api/client';
-import type { AnalyticsQuery, AnalyticsRow } from '../../src/query/analytics';
+import type { AnalyticsQuery, AnalyticsRow } from '../../src/core/analytics';
 
 const byRecordAndUser: AnalyticsQuery = {
   measures: ['Views.count'],

@@ -1,38 +1,13 @@
 // The emulator keeps what it acknowledged: a write answered 2xx survives SIGKILL of the process right after. And the
 // bundled emulator, as users run it, initialises a new data folder in a process of its own.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMULATOR_BUNDLE, exited, startEmulatorProcess } from '../support/emulatorProcess';
 
 const HEADERS = { accept: 'application/hal+json', 'api-version': '1', 'user-agent': 'dam-emulator-durability-test' };
-
-/** The TypeScript sources, as tests run them; the bundle, as users do (built by `node esbuild.mjs`). */
-const SOURCES = ['--import', 'tsx', 'src/emulator/main.ts'];
-const BUNDLE = ['dist/emulator.js'];
-
-/** Starts the emulator as its own process and resolves with its URL once it prints the ready line. */
-function startProcess(data: string, entry = SOURCES): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...entry, '--port', '0', '--data', data, '--seed', 'empty'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before it was ready:\n${err}`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-}
 
 async function token(url: string): Promise<string> {
   const res = await fetch(`${url}/login/connect/token`, {
@@ -77,7 +52,7 @@ describe('emulator durability (kill -9)', function () {
   const folder = dataFolderFor('dam-emulator-durability-');
 
   it('finds a record created right before SIGKILL after a restart on the same data folder', async () => {
-    const first = folder.run(await startProcess(folder.data));
+    const first = folder.run(await startEmulatorProcess({ data: folder.data }));
     const bearer = await token(first.url);
     const title = `durable ${Date.now()}`;
     const created = await fetch(`${first.url}/api/core/record`, {
@@ -91,7 +66,7 @@ describe('emulator durability (kill -9)', function () {
     first.child.kill('SIGKILL');
     await exited(first.child);
 
-    const second = folder.run(await startProcess(folder.data));
+    const second = folder.run(await startEmulatorProcess({ data: folder.data }));
     // The token issued before the kill is kept too.
     const read = await fetch(`${second.url}/api/core/record/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${bearer}` } });
     assert.equal(read.status, 200);
@@ -101,7 +76,7 @@ describe('emulator durability (kill -9)', function () {
     assert.equal(body.status, 'Released');
 
     // A second emulator on the same folder would corrupt it: it refuses to start while this one runs.
-    await assert.rejects(startProcess(folder.data), /in use by another emulator/);
+    await assert.rejects(startEmulatorProcess({ data: folder.data }), /in use by another emulator/);
 
     second.child.kill('SIGTERM');
     await exited(second.child);
@@ -117,7 +92,7 @@ describe('the bundled emulator on a new data folder', function () {
   const folder = dataFolderFor('dam-emulator-bundle-');
 
   it('initialises it in a process of its own, so the emulator never holds initdb\'s memory, and keeps its data across a restart', async () => {
-    const first = folder.run(await startProcess(folder.data, BUNDLE));
+    const first = folder.run(await startEmulatorProcess({ data: folder.data, entry: EMULATOR_BUNDLE }));
     assert.ok(existsSync(join(folder.data, 'pgdata', 'PG_VERSION')), 'the folder is a PostgreSQL data folder');
     // initdb's throw-away PostgreSQL is a WASM instance of 400-500 MB: in process, the emulator peaked near 670 MB.
     const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${first.child.pid}/status`, 'utf8'));
@@ -133,7 +108,7 @@ describe('the bundled emulator on a new data folder', function () {
     first.child.kill('SIGTERM');
     await exited(first.child);
 
-    const second = folder.run(await startProcess(folder.data, BUNDLE));
+    const second = folder.run(await startEmulatorProcess({ data: folder.data, entry: EMULATOR_BUNDLE }));
     const read = await fetch(`${second.url}/api/core/record/${id}`, { headers: { ...HEADERS, authorization: `Bearer ${bearer}` } });
     assert.equal(read.status, 200);
     second.child.kill('SIGTERM');

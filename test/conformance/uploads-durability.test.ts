@@ -2,7 +2,7 @@
 // data folder and port. The client resumes (acknowledged segments survived; the rest are retried), the bytes come
 // back identical, and an upload that was never committed stays invisible: no half-assembled file.
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,27 +13,7 @@ import type { FetchInitLike, FetchLike } from '../../src/api/http';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/profile';
 import { startEmulator } from '../../src/emulator/server';
 import { USER_AGENT, failure } from './helpers';
-
-function startProcess(data: string, port = 0): Promise<{ child: ChildProcess; url: string; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/emulator/main.ts', '--port', String(port), '--data', data, '--seed', 'empty'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/\S+):(\d+)/.exec(out);
-      if (m) resolve({ child, url: `${m[1]}:${m[2]}`, port: Number(m[2]) });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code} before it was ready:\n${err}`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-}
+import { exited, startEmulatorProcess } from '../support/emulatorProcess';
 
 describe('uploads: emulator killed mid segmented upload (kill -9) and restarted', function () {
   this.timeout(300_000);
@@ -54,7 +34,7 @@ describe('uploads: emulator killed mid segmented upload (kill -9) and restarted'
   });
 
   it('resumes the upload after the restart; the bytes come back identical and an uncommitted upload stays invisible', async () => {
-    const first = await startProcess(data);
+    const first = await startEmulatorProcess({ data });
     children.push(first.child);
     const nodeFetch = (await import('node-fetch')).default as unknown as FetchLike;
     // Segment requests are held back a little so the kill lands while the upload is under way.
@@ -88,7 +68,7 @@ describe('uploads: emulator killed mid segmented upload (kill -9) and restarted'
           if (restarted || sent < 3 * 2 ** 20) return;
           first.child.kill('SIGKILL');
           restarted = exited(first.child).then(async () => {
-            const second = await startProcess(data, first.port);
+            const second = await startEmulatorProcess({ data, port: first.port });
             children.push(second.child);
           });
         },

@@ -17,8 +17,9 @@ import {
   operatorTypes,
   type FactDomain,
   type MemberInfo,
-} from '../../../src/query/analytics/catalogue';
-import { validateAnalyticsQuery, type AnalyticsProblem } from '../../../src/query/analytics/validate';
+  validateAnalyticsQuery,
+  type AnalyticsProblem,
+} from '../../../src/core/analytics';
 import { HostToPanelSchema, type ChartKind, type HostToPanel, type PanelToHost } from '../../../src/extension/analytics/messages';
 
 // chart.js ships only as an ES module; a dynamic import lets this CommonJS-typed file use it, and esbuild

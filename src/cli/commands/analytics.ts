@@ -5,7 +5,7 @@ import { UsageError } from '../command';
 import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import { writeLine } from '../output';
 import { AnalyticsApi, UnorderedPagingError } from '../../api/analytics';
-import { lintAnalyticsText, MAX_LIMIT, type AnalyticsQuery, type AnalyticsRow } from '../../query/analytics';
+import { lintAnalyticsText, MAX_LIMIT, type AnalyticsQuery, type AnalyticsRow } from '../../core/analytics';
 
 /** RFC 4180: quote a cell holding a comma, quote or line break; double its quotes. */
 export function csvCell(value: string | null): string {

@@ -1,6 +1,7 @@
 // `dam emulator`: runs the local emulator in this process until Ctrl+C.
 import type { Command } from '../command';
 import { UsageError } from '../command';
+import { listeningLine } from '../../core/contract';
 import { emulatorOptionSpec, emulatorUsage, toEmulatorOptions } from '../../emulator/options';
 import { startEmulator } from '../../emulator/server';
 
@@ -17,7 +18,7 @@ export const emulatorCommand: Command = {
       throw new UsageError((err as Error).message);
     }
     const running = await startEmulator({ ...options, log: (line) => io.stderr.write(`${line}\n`) });
-    io.stdout.write(`dam emulator listening on ${running.url}\n`);
+    io.stdout.write(`${listeningLine(running.url)}\n`);
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       else io.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { writeLine } from '../output';
-import { LineIndex, QuerySchemaSchema, lintDocument, type Diagnostic, type QuerySchema } from '../../query';
-import { lintAnalyticsText } from '../../query/analytics';
+import { LineIndex, QuerySchemaSchema, lintDocument, type Diagnostic, type QuerySchema } from '../../core/search';
+import { lintAnalyticsText } from '../../core/analytics';
 
 /** One diagnostic as `--format json` prints it: 1-based lines and columns, like the text form. */
 export interface LintRecord {

@@ -6,7 +6,7 @@ import type { Command } from '../command';
 import { UsageError } from '../command';
 import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import { writeLine } from '../output';
-import { StartType, TaskStatus, WorkGroupAction, taskStatusName, startTypeName } from '../../query/rules/tasks';
+import { StartType, TaskStatus, WorkGroupAction, taskStatusName, startTypeName } from '../../core/tasks';
 import { TasksApi, TaskValidationError, type SimpleTaskBody, type Task } from '../../api/tasks';
 
 function positiveInt(flag: string, value: unknown): number {

@@ -8,7 +8,7 @@ import {
   type MemberInfo,
   type NormalizedFilter,
   type NormalizedQuery,
-} from '../../query/analytics';
+} from '../../core/analytics';
 import type { SqlParam } from '../storage/store';
 
 type JoinName = 'u' | 'up' | 'gm' | 'g' | 'dd' | 'r' | 'rm' | 'rc' | 'c' | 'col' | 'sp';

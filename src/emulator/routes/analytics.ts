@@ -1,7 +1,7 @@
 // GET {analytics_url}/analytics/?query=…: Cube-style queries over view and download events, answered as `{ data: [...] }` with string values.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { checkAnalyticsQuery, MAX_LIMIT } from '../../query/analytics';
+import { checkAnalyticsQuery, MAX_LIMIT } from '../../core/analytics';
 import { AnswerCache } from '../analytics/cache';
 import { compileAnalyticsQuery } from '../analytics/compile';
 import { analyticsErrors } from '../analytics/errors';

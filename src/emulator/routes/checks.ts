@@ -5,13 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { CHECK_ACTION_TYPE_ID } from '../../core/contract';
 import type { EmulatorContext } from '../context';
 import { core } from '../domain/model';
 import { normaliseGuid, renderContext } from '../hal';
 import { parseBody } from '../validate';
 
-/** The fixed value supplied to integrators (emulator-contract). */
-export const CHECK_ACTION_TYPE_ID = '7a3c2e10c4b24f7e9d5a1b6c8e0f3d21';
 
 const Outcome = z.enum(['pass', 'fail', 'warning', 'info']);
 const Guid = z.string().transform((s, ctx) => {

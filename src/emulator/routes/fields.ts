@@ -5,7 +5,7 @@ import type { EmulatorContext } from '../context';
 import { core, fieldDefinitionType, fieldGroupType, load, type FieldDefinitionRow, type FieldGroupRow } from '../domain/model';
 import { newGuid } from '../domain/records';
 import { normaliseGuid, render, renderContext } from '../hal';
-import { FIELD_DATA_TYPES } from '../../query/catalogue';
+import { FIELD_DATA_TYPES } from '../../core/search';
 import { docSchema, parseBody } from '../validate';
 import { listSmall } from './collection';
 

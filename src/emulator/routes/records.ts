@@ -4,7 +4,7 @@ import type { EmulatorContext } from '../context';
 import { fieldType, load, loadFieldValues, recordType, classificationType, core, type RecordRow } from '../domain/model';
 import { RowCache } from '../storage/tracking';
 import { newGuid, RecordBody, writeRecord } from '../domain/records';
-import { fireFileVersionCreated } from '../domain/rules';
+import { fireFileVersionCreated } from '../domain/fileVersionHooks';
 import { normaliseGuid, pagedCollection, parsePaging, render, renderContext, requestParam, type RenderContext } from '../hal';
 import { runSearch } from '../search/run';
 import { docSchema, parseBody } from '../validate';

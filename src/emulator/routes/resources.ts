@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
-import { staticStrings, stringsById } from '../tasks/repository';
-import { collection, parseWindow } from '../tasks/render';
+import { staticStrings, stringsById } from '../domain/tasks/repository';
+import { collection, parseWindow } from '../domain/tasks/render';
 
 const QueryBody = z.looseObject({ query: z.string() });
 const MAX_IDS = 1000;

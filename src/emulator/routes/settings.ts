@@ -6,7 +6,7 @@ import { core } from '../domain/model';
 import { defineType, normaliseGuid, render, renderContext } from '../hal';
 import { docSchema, parseBody } from '../validate';
 import { listSmall } from './collection';
-import { Hooks, HOOKS_SETTING } from '../domain/rules';
+import { Hooks, HOOKS_SETTING } from '../domain/fileVersionHooks';
 
 interface DefinitionRow {
   name: string;

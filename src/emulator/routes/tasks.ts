@@ -11,12 +11,12 @@ import {
   simpleTaskCreateDenial,
   type SimpleTaskRequest,
   type TaskViolation,
-} from '../../query/rules/tasks';
-import { formatNaive } from '../../query/rules/workTime';
+  formatNaive,
+} from '../../core/tasks';
 import type { Caller, EmulatorContext } from '../context';
 import { normaliseGuid, type Json } from '../hal';
 import type { Queryable } from '../storage/store';
-import * as repo from '../tasks/repository';
+import * as repo from '../domain/tasks/repository';
 import {
   attachmentHref,
   collection,
@@ -29,7 +29,7 @@ import {
   taskHref,
   isViewerAssigned,
   type Viewer,
-} from '../tasks/render';
+} from '../domain/tasks/render';
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647);
 const TaskParams = z.object({ taskId: z.string() });

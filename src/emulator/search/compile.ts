@@ -1,6 +1,6 @@
-// Compiles a parsed search expression (src/query's AST) to a parameterised SQL condition: values only ever
+// Compiles a parsed search expression (src/core/search's AST) to a parameterised SQL condition: values only ever
 // travel as $n parameters, never spliced into the SQL text.
-import type { ComparisonOperator, Criterion, Expr, FieldRef, ScalarValue, SearchExpression, SortExpression, Value } from '../../query/ast';
+import type { ComparisonOperator, Criterion, Expr, FieldRef, ScalarValue, SearchExpression, SortExpression, Value } from '../../core/search';
 import { errors } from '../errors';
 import type { SqlParam } from '../storage/store';
 

@@ -1,7 +1,6 @@
 // Filter and sort for small collections (users, languages, settings, …): the same AST, evaluated over the
 // resources' own attributes in memory, since these tables hold tens of rows, not thousands.
-import { parseExpression, parseSort } from '../../query/parser';
-import type { Criterion, Expr, ScalarValue } from '../../query/ast';
+import { parseExpression, parseSort, type Criterion, type Expr, type ScalarValue } from '../../core/search';
 import { errors } from '../errors';
 import { parseDate } from './compile';
 import { checkExpressionText } from './run';

@@ -1,6 +1,5 @@
 // Runs a records or classifications search: parse, compile to SQL, count, page (offset or cursor).
-import { parseExpression, parseSort } from '../../query/parser';
-import type { FieldRef } from '../../query/ast';
+import { parseExpression, parseSort, type FieldRef } from '../../core/search';
 import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
 import { Compiler, SqlBuilder, type FieldDef, type Target } from './compile';

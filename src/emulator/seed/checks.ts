@@ -2,7 +2,7 @@
 // on the newest versions of some demo files, so the explorer's badges and findings have something to show.
 import type { Seeder } from './index';
 import { CHECK_CATEGORIES } from './fixed';
-import { CHECK_ACTION_TYPE_ID } from '../routes/checks';
+import { CHECK_ACTION_TYPE_ID } from '../../core/contract';
 
 type Outcome = 'pass' | 'fail' | 'warning' | 'info';
 

@@ -1,4 +1,5 @@
 // What every seed holds (the contract's fixed ids): languages, users, group, role, clients, content types, settings.
+import { EMULATOR_CLIENT, EMULATOR_LIMITED_CLIENT } from '../../core/contract';
 import type { Queryable } from '../storage/store';
 import type { Seeder } from './index';
 
@@ -75,8 +76,8 @@ const identity: Seeder = {
     await db.query('INSERT INTO user_group_members (group_id, user_id) VALUES (10, 2), (10, 3)');
     await db.query(`INSERT INTO roles (id, name) VALUES (20, 'Designer')`);
     await insertAll(db, 'INSERT INTO clients (client_id, secret, user_id, privileges) VALUES ($1, $2, $3, $4)', [
-      ['dam-emulator', 'dam-emulator-secret', 1, ADMIN_PRIVILEGES],
-      ['dam-emulator-limited', 'dam-emulator-limited-secret', 2, []],
+      [EMULATOR_CLIENT.clientId, EMULATOR_CLIENT.clientSecret, 1, ADMIN_PRIVILEGES],
+      [EMULATOR_LIMITED_CLIENT.clientId, EMULATOR_LIMITED_CLIENT.clientSecret, 2, []],
     ]);
   },
 };

@@ -1,7 +1,7 @@
 // Names for the ids in analytics rows: record ids to titles and user ids to names, fetched through the
 // client once per id and remembered for the panel. A page's new record ids go in batches (one search
 // `Id IN (…)` per RECORD_BATCH ids); users have no batch endpoint, so a few are read at a time.
-import type { AnalyticsRow } from '../../query/analytics';
+import type { AnalyticsRow } from '../../core/analytics';
 
 export interface LabelSource {
   /** Titles of up to RECORD_BATCH records; ids missing from the answer keep the id as label. */

@@ -3,7 +3,7 @@
 // code cost nothing at activation.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkAnalyticsQuery, type AnalyticsQuery, type AnalyticsRow } from '../../query/analytics';
+import { checkAnalyticsQuery, type AnalyticsQuery, type AnalyticsRow } from '../../core/analytics';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
 import { webviewHtml, webviewRoots } from '../webviewHtml';

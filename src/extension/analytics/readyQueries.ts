@@ -1,5 +1,5 @@
 // Ready-made analytics queries for the common questions; each opens as a new file the user can change.
-import type { AnalyticsQuery } from '../../query/analytics';
+import type { AnalyticsQuery } from '../../core/analytics';
 
 export interface ReadyQuery {
   id: string;

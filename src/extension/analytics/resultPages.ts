@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { AnalyticsApi } from '../../api/analytics';
-import { MAX_LIMIT, type AnalyticsQuery, type AnalyticsRow } from '../../query/analytics';
+import { MAX_LIMIT, type AnalyticsQuery, type AnalyticsRow } from '../../core/analytics';
 
 export interface ResultPage {
   rows: AnalyticsRow[];

@@ -2,6 +2,7 @@
 // port, with its data in the extension's global storage. Ready when it prints its `listening on` line.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
+import { parseListening } from '../../core/contract';
 import type { DamLog } from '../log';
 
 export interface EmulatorStartOptions {
@@ -10,7 +11,6 @@ export interface EmulatorStartOptions {
   dataDir: string;
 }
 
-const LISTENING = /listening on (http:\/\/[^\s]+)/;
 const START_TIMEOUT_MS = 120_000;
 
 export class EmulatorProcess implements vscode.Disposable {
@@ -72,9 +72,9 @@ export class EmulatorProcess implements vscode.Disposable {
           const line = buffered.slice(0, newline).trimEnd();
           buffered = buffered.slice(newline + 1);
           if (line) this.log.info(`[emulator] ${line}`);
-          const match = LISTENING.exec(line);
-          if (match && !this.origin) {
-            this.origin = match[1];
+          const listening = parseListening(line);
+          if (listening && !this.origin) {
+            this.origin = listening;
             this.changed.fire(this.origin);
             finish(undefined, this.origin);
           }

@@ -1,6 +1,6 @@
 // Core shapes (offsets, severities, kinds) to VS Code's.
 import * as vscode from 'vscode';
-import type { CompletionKind, Diagnostic as CoreDiagnostic } from '../../query';
+import type { CompletionKind, Diagnostic as CoreDiagnostic } from '../../core/search';
 
 export function rangeOf(doc: vscode.TextDocument, r: { start: number; end: number }): vscode.Range {
   return new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end));

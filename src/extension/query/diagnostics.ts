@@ -1,7 +1,7 @@
 // Diagnostics of `.dam-query` files, off the typing path: a change schedules a check after a pause,
 // and the check re-lints only sections whose text changed (the others reuse their earlier result).
 import * as vscode from 'vscode';
-import { lintSection, parseDocument, type Diagnostic as CoreDiagnostic } from '../../query';
+import { lintSection, parseDocument, type Diagnostic as CoreDiagnostic } from '../../core/search';
 import { QUERY_LANGUAGE } from '../commandIds';
 import { rangeOf, toDiagnostic } from './convert';
 import type { SchemaCache } from './schemaCache';

@@ -2,12 +2,12 @@
 // command) needs it. Loaded from dist/query.js, so activation does not pay for the language core or zod.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { lintSection, sectionAt } from '../../query';
+import { lintSection, sectionAt } from '../../core/search';
 import { QUERY_LANGUAGE } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
-import { AnalyticsDiagnostics } from './analyticsDiagnostics';
+import { AnalyticsDiagnostics } from '../analytics/analyticsDiagnostics';
 import { QueryDiagnostics } from './diagnostics';
 import { exportResults, type ExportFormat } from './exporter';
 import { QueryHistory, type HistoryEntry } from './history';

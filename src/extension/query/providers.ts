@@ -1,7 +1,7 @@
 // Completion, hover, quick fixes, formatting, symbols, folding and Run lenses: adapters over the language core.
 // Each call reads the document text and hands offsets to the core, which reads only the section at hand.
 import * as vscode from 'vscode';
-import { completeInDocument, formatDocument, hoverInDocument, lintSection, parseDocument, sectionAt } from '../../query';
+import { completeInDocument, formatDocument, hoverInDocument, lintSection, parseDocument, sectionAt } from '../../core/search';
 import { Commands, QUERY_LANGUAGE } from '../commandIds';
 import { COMPLETION_KIND, codeOf, rangeOf } from './convert';
 import type { SchemaCache } from './schemaCache';

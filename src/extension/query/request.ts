@@ -1,6 +1,6 @@
 // What a `.dam-query` section asks the service for: its expression with the directives applied.
 // Pure (no `vscode`, no client): the runner, the exporter, history and unit tests share it.
-import type { QuerySection } from '../../query/document';
+import type { QuerySection } from '../../core/search';
 import type { SearchQuery } from '../../api/search';
 
 export interface QueryRequest {

@@ -3,8 +3,7 @@
 // at the next start; refreshed in the background whenever a connection comes up.
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { FIELD_DATA_TYPES, type FieldDataType } from '../../query/catalogue';
-import { FieldSchemaSchema, type FieldSchema, type QuerySchema } from '../../query/schema';
+import { FIELD_DATA_TYPES, type FieldDataType, FieldSchemaSchema, type FieldSchema, type QuerySchema } from '../../core/search';
 import type { ConnectionManager, ConnectionState } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 

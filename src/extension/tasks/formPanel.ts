@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import { TaskValidationError, type Project } from '../../api/tasks';
-import { taskStatusName } from '../../query/rules/tasks';
+import { taskStatusName } from '../../core/tasks';
 import type { DamLog } from '../log';
 import { webviewHtml, webviewRoots } from '../webviewHtml';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel } from './messages';

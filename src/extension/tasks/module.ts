@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { Task } from '../../api/tasks';
-import { taskStatusName } from '../../query/rules/tasks';
+import { taskStatusName } from '../../core/tasks';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
 import { loadFormContext, TaskFormPanel } from './formPanel';

@@ -1,5 +1,5 @@
 // The task form's logic: what the user typed → the request body, the errors by field, and the choices the
-// form offers. Every rule comes from src/query/rules (the same ones the client and the emulator apply);
+// form offers. Every rule comes from src/core/tasks (the same ones the client and the emulator apply);
 // this module only maps fields and messages. Free of `vscode` so unit tests and the panel share it.
 import {
   ALLOWED_START_TYPES_BY_STATUS,
@@ -14,8 +14,11 @@ import {
   type StartTypeName,
   type TaskStatusName,
   type TaskViolation,
-} from '../../query/rules/tasks';
-import { MINUTES_PER_WORKDAY, formatNaive, parseNaive, type WorkCalendar } from '../../query/rules/workTime';
+  MINUTES_PER_WORKDAY,
+  formatNaive,
+  parseNaive,
+  type WorkCalendar,
+} from '../../core/tasks';
 import type { SimpleTaskBody } from '../../api/tasks';
 
 /** A project as the form needs it (the client's `Project`). */

@@ -1,6 +1,6 @@
 // The typed query builder: builds the documented object and refuses what validation refuses.
 import * as assert from 'node:assert/strict';
-import { analyticsQuery, AnalyticsQueryError, AnalyticsCodes as C } from '../../../src/query/analytics';
+import { analyticsQuery, AnalyticsQueryError, AnalyticsCodes as C } from '../../../src/core/analytics';
 import { csvCell } from '../../../src/cli/commands/analytics';
 
 describe('analyticsQuery builder', () => {

@@ -1,6 +1,6 @@
 // The catalogue against the spec's table and against the emulator's SQL columns: every member has one.
 import * as assert from 'node:assert/strict';
-import { factDomainNames, joinsOf, membersOf, lookupMember, joinedGroupNames } from '../../../src/query/analytics';
+import { factDomainNames, joinsOf, membersOf, lookupMember, joinedGroupNames } from '../../../src/core/analytics';
 import { columnOf } from '../../../src/emulator/analytics/compile';
 
 describe('analytics catalogue', () => {

@@ -1,6 +1,6 @@
 // The emulator's SQL compiler: values travel only as parameters, joins appear only when a member needs them, and pages are totally ordered.
 import * as assert from 'node:assert/strict';
-import { checkAnalyticsQuery, type AnalyticsQuery, type NormalizedQuery } from '../../../src/query/analytics';
+import { checkAnalyticsQuery, type AnalyticsQuery, type NormalizedQuery } from '../../../src/core/analytics';
 import { compileAnalyticsQuery } from '../../../src/emulator/analytics/compile';
 
 function normalized(q: AnalyticsQuery): NormalizedQuery {

@@ -1,6 +1,6 @@
 // Dates of analytics queries: accepted forms and relative ranges resolved to half-open bounds.
 import * as assert from 'node:assert/strict';
-import { parseQueryDate, resolveDateRange } from '../../../src/query/analytics';
+import { parseQueryDate, resolveDateRange } from '../../../src/core/analytics';
 
 describe('analytics dates', () => {
   const now = new Date('2026-11-18T15:30:00Z'); // a Wednesday

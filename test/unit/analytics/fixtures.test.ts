@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnalyticsCodes as C, lintAnalyticsText, type AnalyticsCode } from '../../../src/query/analytics';
+import { AnalyticsCodes as C, lintAnalyticsText, type AnalyticsCode } from '../../../src/core/analytics';
 
 const dir = join(__dirname, '..', '..', 'fixtures', 'analytics');
 const expected: Record<string, AnalyticsCode[]> = {

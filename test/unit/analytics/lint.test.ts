@@ -1,6 +1,6 @@
 // `.dam-analytics.json` lint: each diagnostic lands on the member or value at fault; ‹…› in the text marks the expected range.
 import * as assert from 'node:assert/strict';
-import { AnalyticsCodes as C, lintAnalyticsText, type AnalyticsCode } from '../../../src/query/analytics';
+import { AnalyticsCodes as C, lintAnalyticsText, type AnalyticsCode } from '../../../src/core/analytics';
 
 /** Strips the ‹ › markers and returns the text with the marked range. */
 function marked(source: string): { text: string; start: number; end: number } {

@@ -1,6 +1,6 @@
 // Every rule of analytics-query validation as a table: query object, expected code, and a word the message must name.
 import * as assert from 'node:assert/strict';
-import { AnalyticsCodes as C, checkAnalyticsQuery, validateAnalyticsQuery, type AnalyticsCode } from '../../../src/query/analytics';
+import { AnalyticsCodes as C, checkAnalyticsQuery, validateAnalyticsQuery, type AnalyticsCode } from '../../../src/core/analytics';
 
 interface Case {
   name: string;

@@ -1,6 +1,6 @@
 // The search compiler turns expressions into SQL whose values travel only as parameters.
 import { strict as assert } from 'node:assert';
-import { parseExpression, parseSort } from '../../../src/query/parser';
+import { parseExpression, parseSort } from '../../../src/core/search/parser';
 import { ApiError } from '../../../src/emulator/errors';
 import { Compiler, SqlBuilder, parseDate, tsQueryText, type Target } from '../../../src/emulator/search/compile';
 import { decodeCursor, encodeCursor } from '../../../src/emulator/search/cursor';

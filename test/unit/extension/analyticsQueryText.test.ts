@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { applyEdits } from 'jsonc-parser';
 import { editsToQuery, parseQueryText } from '../../../src/extension/analytics/queryText';
 import { readyQueries } from '../../../src/extension/analytics/readyQueries';
-import { checkAnalyticsQuery } from '../../../src/query/analytics';
+import { checkAnalyticsQuery } from '../../../src/core/analytics';
 
 const apply = (text: string, next: Record<string, unknown>) => applyEdits(text, editsToQuery(text, next));
 

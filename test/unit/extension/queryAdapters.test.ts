@@ -1,8 +1,8 @@
 // Pure parts of the query editor: what a section sends, CSV lines, table rows, and the shipped JSON schema.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { parseDocument } from '../../../src/query';
-import { analyticsJsonSchema } from '../../../src/extension/query/analyticsJsonSchema';
+import { parseDocument } from '../../../src/core/search';
+import { analyticsJsonSchema } from '../../../src/extension/analytics/analyticsJsonSchema';
 import { requestOf, searchQueryOf } from '../../../src/extension/query/request';
 import { csvLine, csvRecordLine, rowOf } from '../../../src/extension/query/rows';
 

@@ -2,7 +2,7 @@
 // the field the rule names; choices follow the project and task statuses; the third of begin/end/duration
 // is computed on the project's calendar.
 import * as assert from 'node:assert/strict';
-import { readSimpleTaskRequest, TaskMessages } from '../../../src/query/rules/tasks';
+import { readSimpleTaskRequest, TaskMessages } from '../../../src/core/tasks/rules';
 import { checkTaskForm, emptyForm, formatDuration, formBody, type FormPrincipal, type FormProject, type TaskFormValues } from '../../../src/extension/tasks/taskForm';
 
 const weekdays: FormProject['calendars'][number] = { id: 1, name: 'Standard', workDays: [1, 2, 3, 4, 5], dayStartMinute: 540 };

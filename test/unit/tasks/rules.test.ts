@@ -9,7 +9,7 @@ import {
   validateSimpleTask,
   type ProjectStatusName,
   type TaskRuleContext,
-} from '../../../src/query/rules/tasks';
+} from '../../../src/core/tasks/rules';
 
 const calendars = [
   { id: 1, name: 'Standard', workDays: [1, 2, 3, 4, 5], dayStartMinute: 540 },

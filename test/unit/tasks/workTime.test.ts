@@ -8,7 +8,7 @@ import {
   subtractWorkingMinutes,
   workingMinutesBetween,
   type WorkCalendar,
-} from '../../../src/query/rules/workTime';
+} from '../../../src/core/tasks/workTime';
 
 const weekdays: WorkCalendar = { id: 1, name: 'Standard', workDays: [1, 2, 3, 4, 5], dayStartMinute: 540 };
 const everyDay: WorkCalendar = { id: 2, name: 'Seven days', workDays: [0, 1, 2, 3, 4, 5, 6], dayStartMinute: 540 };

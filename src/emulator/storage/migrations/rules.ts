@@ -1,4 +1,4 @@
-// The `.fileVersionCreatedHooks` setting (src/emulator/domain/rules.ts), added to stores seeded before it existed.
+// The `.fileVersionCreatedHooks` setting (src/emulator/domain/fileVersionHooks.ts), added to stores seeded before it existed.
 import type { Migration } from '../migrate';
 
 export const rules: Migration = {

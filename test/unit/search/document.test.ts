@@ -13,7 +13,7 @@ import {
   stripRanges,
   DiagnosticCodes as C,
   type QuerySchema,
-} from '../../../src/query';
+} from '../../../src/core/search';
 
 const DOC = [
   '# file header comment',

@@ -1,6 +1,6 @@
 // Diagnostic tables: input → codes with the exact range they point at, and the quick fixes offered.
 import { strict as assert } from 'node:assert';
-import { DiagnosticCodes as C, diagnoseExpression, diagnoseSort, type DiagnoseOptions, type QuerySchema } from '../../../src/query';
+import { DiagnosticCodes as C, diagnoseExpression, diagnoseSort, type DiagnoseOptions, type QuerySchema } from '../../../src/core/search';
 
 /** `[code, the text the range covers]`; the marked text must appear once in the input (or '' for an empty range at the end). */
 type Expected = [string, string];

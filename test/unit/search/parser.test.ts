@@ -1,6 +1,6 @@
 // Parser tables: input → tree (ranges stripped), plus the ranges the editor relies on.
 import { strict as assert } from 'node:assert';
-import { parseExpression, parseSort, stripRanges, type Expr, type SearchExpression } from '../../../src/query';
+import { parseExpression, parseSort, stripRanges, type Expr, type SearchExpression } from '../../../src/core/search';
 
 const lit = (value: string, quote: '"' | "'" | null = null) => ({ kind: 'literal', value, quote });
 const prop = (name: string) => ({ kind: 'property', name });

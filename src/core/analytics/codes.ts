@@ -1,5 +1,5 @@
 // The stable diagnostic codes of analytics queries: DA1xxx lexical (JSON text), DA2xxx syntax (JSON grammar, query shape), DA3xxx semantic (Cube's rules and the spec's).
-import type { DiagnosticPhase } from '../diagnostics';
+import type { DiagnosticPhase } from '../search';
 
 export const AnalyticsCodes = {
   /** A character that cannot start a JSON token, or a malformed number. */

@@ -9,7 +9,7 @@ import {
   joinedGroupNames,
   membersOf,
   type DomainName,
-} from '../../query/analytics/catalogue';
+} from '../../core/analytics';
 
 export function analyticsJsonSchema(): Record<string, unknown> {
   const domains: DomainName[] = [...factDomainNames, ...joinedGroupNames];

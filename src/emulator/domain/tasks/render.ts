@@ -1,9 +1,9 @@
 // JSON shapes of work-management answers: tasks (the contract's fixed shape), upload slots, attachments,
 // versions, and the `{ _total, _embedded: { <Type>: [...] }, _links }` collections paged by limit and offset.
 import type { FastifyRequest } from 'fastify';
-import { echoCanDelegate } from '../../query/rules/tasks';
-import { errors } from '../errors';
-import type { Json } from '../hal';
+import { echoCanDelegate } from '../../../core/tasks';
+import { errors } from '../../errors';
+import type { Json } from '../../hal';
 import type { AttachmentField, AttachmentRow, SlotRow, TaskRecord, VersionRow } from './repository';
 
 /** Who is looking: canDelegate is echoed per caller. */

@@ -1,6 +1,6 @@
 // `dam lint` and the editor for `.dam-analytics.json`: parses the text keeping offsets and places each query problem on its member or value.
 import { findNodeAtLocation, parseTree, printParseErrorCode, ParseErrorCode, getNodeValue, type Node, type ParseError } from 'jsonc-parser';
-import type { Diagnostic } from '../diagnostics';
+import type { Diagnostic } from '../search';
 import { AnalyticsCodes as C, analyticsPhaseOf, type AnalyticsCode } from './codes';
 import { validateAnalyticsQuery, type AnalyticsProblem, type JsonPath } from './validate';
 

@@ -1,8 +1,7 @@
 // SQL for work management: projects with their calendars, tasks with their people, upload slots,
 // attachments and versions, string resources. Routes go through these functions, never raw tables.
-import type { WorkCalendar } from '../../query/rules/workTime';
-import type { ProjectStatusName, SettledTask } from '../../query/rules/tasks';
-import type { Queryable } from '../storage/store';
+import { type WorkCalendar, type ProjectStatusName, type SettledTask } from '../../../core/tasks';
+import type { Queryable } from '../../storage/store';
 
 export interface ProjectRecord {
   id: number;

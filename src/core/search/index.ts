@@ -1,4 +1,4 @@
-// Facade of the search-expression language: the only module other layers import from src/query.
+// Facade of the search-expression language: the only module other layers import from src/core/search.
 // Pure TypeScript, no `vscode`: the emulator evaluates these trees, the extension edits, the CLI lints.
 export * from './ast';
 export {
@@ -29,7 +29,7 @@ export {
   type PropertyType,
   type QueryTarget,
 } from './catalogue';
-export { QuerySchemaSchema, findField, type FieldSchema, type OptionSchema, type QuerySchema } from './schema';
+export { FieldSchemaSchema, QuerySchemaSchema, findField, type FieldSchema, type OptionSchema, type QuerySchema } from './schema';
 export { parseExpression, parseSort, type Expectation, type ParseOptions, type ParseResult } from './parser';
 export { checkExpression, checkSort, resolvePath, isGuid, type CheckOptions, type ResolvedPath } from './semantics';
 export { diagnoseExpression, diagnoseSort, type DiagnoseOptions, type Diagnosed } from './diagnose';

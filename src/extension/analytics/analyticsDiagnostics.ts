@@ -2,8 +2,8 @@
 // Self-contained so the analytics panels (issue 10) can reuse it: construct it once, or call
 // `diagnose` on any text document. The JSON schema in schemas/ covers shape and names while typing.
 import * as vscode from 'vscode';
-import { lintAnalyticsText } from '../../query/analytics/lint';
-import { rangeOf, toDiagnostic } from './convert';
+import { lintAnalyticsText } from '../../core/analytics';
+import { rangeOf, toDiagnostic } from '../query/convert';
 
 const DEBOUNCE_MS = 250;
 

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { soup } from './soup';
-import { formatDocument, formatExpression, parseExpression, printExpression, printSort, parseSort, stripRanges, type ParseOptions } from '../../../src/query';
+import { formatDocument, formatExpression, parseExpression, printExpression, printSort, parseSort, stripRanges, type ParseOptions } from '../../../src/core/search';
 
 function roundTrips(text: string, options: ParseOptions): void {
   const first = parseExpression(text, options);

@@ -12,7 +12,7 @@ import {
   walkExpr,
   type Diagnostic,
   type Range,
-} from '../../../src/query';
+} from '../../../src/core/search';
 import { soup } from './soup';
 
 const chars = fc.string({ unit: fc.constantFrom(...'Ti=<>!()\'"\\,.*?@-+# \n\tANDORNOTin;/'.split('')), maxLength: 40 });

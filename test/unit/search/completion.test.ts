@@ -1,6 +1,6 @@
 // Completion tests: `|` marks the cursor; each case lists labels that must (and must not) be offered.
 import { strict as assert } from 'node:assert';
-import { complete, completeInDocument, type CompletionItem, type CompletionOptions, type QuerySchema } from '../../../src/query';
+import { complete, completeInDocument, type CompletionItem, type CompletionOptions, type QuerySchema } from '../../../src/core/search';
 
 const schema: QuerySchema = {
   fields: [
