@@ -68,7 +68,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|out|node_modules|test/.harness)/' },
+    exclude: { path: ['(^|/)(dist|out|node_modules|test/.harness)/', '^esbuild\\.mjs$'] },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

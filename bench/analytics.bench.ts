@@ -4,11 +4,11 @@ import { openStore } from '../src/emulator/storage/open';
 import { migrate } from '../src/emulator/storage/migrate';
 import { migrations } from '../src/emulator/storage/migrations';
 import { seedStore } from '../src/emulator/seed';
-import { createRng } from '../src/emulator/seed/rng';
+import { createRng } from '../src/emulator/rng';
 import { EVENTS_END, EVENTS_START, insertAnalyticsEvents } from '../src/emulator/seed/analyticsEvents';
 import { DamClient } from '../src/api/client';
 import { AnalyticsApi } from '../src/api/analytics';
-import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 import type { AnalyticsQuery } from '../src/core/analytics';
 import { median, printRow } from './stats';
 

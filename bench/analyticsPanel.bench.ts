@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../src/emulator/server';
 import { DamClient } from '../src/api/client';
-import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 import { main as dam } from '../src/cli/main';
 import { exportRows, ResultPager, TABLE_PAGE_SIZE } from '../src/extension/analytics/resultPages';
 import type { AnalyticsQuery } from '../src/core/analytics';

@@ -11,7 +11,7 @@ import { migrations } from '../src/emulator/storage/migrations';
 import { seedStore } from '../src/emulator/seed';
 import { insertRecords, type RecordRow } from '../src/emulator/domain/bulk';
 import { DamClient } from '../src/api/client';
-import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 
 const TOTAL = Number(process.env.BENCH_RECORDS ?? 100_000);
 const PAGE = 100;

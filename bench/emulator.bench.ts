@@ -10,7 +10,7 @@ import { migrate } from '../src/emulator/storage/migrate';
 import { migrations } from '../src/emulator/storage/migrations';
 import { seedStore } from '../src/emulator/seed';
 import { seedRecords } from '../src/emulator/seed/demo';
-import { createRng } from '../src/emulator/seed/rng';
+import { createRng } from '../src/emulator/rng';
 import { median, printRow } from './stats';
 
 const RECORDS = Number(process.env.DAM_BENCH_RECORDS ?? 100_000);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { DamClient } from '../src/api/client';
-import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 import { median, printRow } from './stats';
 import { startEmulatorProcess } from '../test/support/emulatorProcess';
 

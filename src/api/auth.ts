@@ -3,15 +3,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AuthRequiredError } from './errors';
-import type { HttpClient } from './http';
+import type { HttpClient, TokenProvider } from './http';
 import type { Profile } from './profile';
 
 /** What the request function needs: a current token, and a way to drop one the server refused. */
-export interface TokenProvider {
-  getToken(signal?: AbortSignal): Promise<string>;
-  /** Forget `token` (or the cached token when omitted) so the next `getToken` fetches a new one. */
-  invalidate(token?: string): void;
-}
+export type { TokenProvider };
 
 export const TokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),

@@ -3,7 +3,13 @@
 import type { z } from 'zod';
 import { ApiError, ErrorBodySchema, NetworkError, ResponseShapeError, excerpt, redact } from './errors';
 import type { Endpoints } from './profile';
-import type { TokenProvider } from './auth';
+
+/** Hands out bearer tokens for requests (api/auth.ts implements it for each OAuth flow). */
+export interface TokenProvider {
+  getToken(signal?: AbortSignal): Promise<string>;
+  /** Forget `token` (or the cached token when omitted) so the next `getToken` fetches a new one. */
+  invalidate(token?: string): void;
+}
 
 export type EndpointKind = keyof Endpoints;
 

@@ -48,5 +48,3 @@ export interface ProfileSecrets {
   password?: string;
 }
 
-// The zod-free helpers live in ./endpoints so the extension can use them without loading zod at activation.
-export { deriveTenantEndpoints, emulatorEndpoints, emulatorProfile, EMULATOR_CLIENT } from './endpoints';

@@ -3,7 +3,8 @@
 // environment, never from argv (they would show in `ps` and shell history).
 import { DamClient } from '../api/client';
 import { redact } from '../api/errors';
-import { EMULATOR_CLIENT, OAuthFlowSchema, ProfileSchema, emulatorEndpoints, type Endpoints, type OAuthFlow, type Profile, type ProfileSecrets } from '../api/profile';
+import { OAuthFlowSchema, ProfileSchema, type Endpoints, type OAuthFlow, type Profile, type ProfileSecrets } from '../api/profile';
+import { EMULATOR_CLIENT, emulatorEndpoints } from '../api/endpoints';
 import { UsageError, type CommandIO, type OptionSpec } from './command';
 
 export const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:7070';

@@ -1,7 +1,7 @@
 // Access tokens: random opaque strings kept in the store (so they survive restarts) with a read-through cache.
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AuthHelper, Caller, Clock } from './context';
+import type { AuthHelper, Caller, Clock } from './caller';
 import { errors } from './errors';
 import type { Store } from './storage/store';
 

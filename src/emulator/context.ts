@@ -1,20 +1,12 @@
 // What every route module receives: the store, the error factory, config, a clock and the auth helper.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from './auth';
+import type { AuthHelper, Caller, Clock } from './caller';
+
+export type { AuthHelper, Caller, Clock };
 import type { BlobStore } from './blobs';
-import type { RouteInfo } from './docs';
 import type { ErrorFactory } from './errors';
 import type { TrackedStore } from './storage/tracking';
-
-/** The authenticated caller of a request: the user its token acts as, the client, and its privileges. */
-export interface Caller {
-  userId: number;
-  clientId: string;
-  /** Named rights such as '.RoleExecuteMaintenanceJobs'; '*' means every right (system administrator). */
-  privileges: Set<string>;
-  /** The user's default language: what fields and labels show when no `languages` header is sent. */
-  languageId: string;
-}
 
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
@@ -22,6 +14,15 @@ export interface Caller {
  * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing.
  */
 export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login';
+
+/** A registered route as the generated OpenAPI document sees it. */
+export interface RouteInfo {
+  method: string | string[];
+  url: string;
+  schema?: unknown;
+  bodySchema?: unknown;
+  policy: HeaderPolicy;
+}
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -49,18 +50,6 @@ export interface EmulatorConfig {
   recordsPageSizeMax: number;
 }
 
-export interface Clock {
-  now(): Date;
-}
-
-export interface AuthHelper {
-  /** The caller of an authenticated request; throws 401 when the route was not authenticated. */
-  caller(request: FastifyRequest): Caller;
-  /** Throws 403 naming the right unless the caller holds it (or is a system administrator). */
-  require(request: FastifyRequest, right: string): Caller;
-  /** True when the caller holds the right (or is a system administrator). */
-  has(caller: Caller, right: string): boolean;
-}
 
 export interface EmulatorContext {
   /** The store; `generation()` moves on every write (for read caches). */

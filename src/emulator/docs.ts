@@ -1,13 +1,6 @@
 // Generates the OpenAPI document served at /docs from the schemas the routes registered with.
-import type { HeaderPolicy } from './context';
+import type { RouteInfo } from './context';
 
-export interface RouteInfo {
-  method: string | string[];
-  url: string;
-  schema?: unknown;
-  bodySchema?: unknown;
-  policy: HeaderPolicy;
-}
 
 interface RouteSchema {
   body?: unknown;

@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { randomBytes } from 'node:crypto';
 import { TokenService } from './auth';
 import { openBlobStore, type BlobStore } from './blobs';
-import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy } from './context';
+import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy, RouteInfo } from './context';
 import { ApiError, errors } from './errors';
 import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
 import { routeModules } from './routes';
@@ -14,7 +14,6 @@ import { openPglite, type PgliteStore } from './storage/pglite';
 import type { Store } from './storage/store';
 import { trackWrites } from './storage/tracking';
 import { seedStore } from './seed';
-import { type RouteInfo } from './docs';
 
 export interface EmulatorOptions {
   /** 0 picks a free port; default 7070. */

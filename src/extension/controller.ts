@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { EMULATOR_CLIENT, emulatorProfile } from '../api/endpoints';
 import { Commands, ContextKeys, SECTION } from './commandIds';
-import { ConnectionManager, AuthUriHandler } from './connections/connectionManager';
+import { AuthUriHandler } from './connections/authUriHandler';
+import { ConnectionManager } from './connections/connectionManager';
 import { ProfileStore } from './connections/profileStore';
 import { ConnectionStatusBar } from './connections/statusBar';
 import type { Session } from './connections/session';

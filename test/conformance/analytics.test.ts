@@ -8,7 +8,7 @@ import { describeEachBackend, failure, USER_AGENT } from './helpers';
 import { AnalyticsApi, UnorderedPagingError } from '../../src/api/analytics';
 import { ApiError } from '../../src/api/errors';
 import { DamClient } from '../../src/api/client';
-import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
 import { AnalyticsQueryError, type AnalyticsQuery, type AnalyticsRow } from '../../src/core/analytics';
 import { buildApp } from '../../src/emulator/server';
 import { openStore } from '../../src/emulator/storage/open';

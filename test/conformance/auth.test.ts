@@ -15,7 +15,7 @@ import {
   requestToken,
   type AccessToken,
 } from '../../src/api/auth';
-import { EMULATOR_CLIENT } from '../../src/api/profile';
+import { EMULATOR_CLIENT } from '../../src/api/endpoints';
 import { DamClient } from '../../src/api/client';
 
 /** Plays the browser on the consent page: reads its form and submits it, returning the redirect target. */

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startEmulator, type EmulatorOptions } from '../../src/emulator/server';
 import { DamClient, type DamClientOptions } from '../../src/api/client';
-import { EMULATOR_CLIENT, emulatorProfile, type Profile } from '../../src/api/profile';
+import { type Profile } from '../../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
 import type { RequestEvent } from '../../src/api/http';
 
 export interface Backend {

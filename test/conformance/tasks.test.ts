@@ -8,7 +8,7 @@ import { describeEachBackend, failure, runDam } from './helpers';
 import { ApiError } from '../../src/api/errors';
 import type { DamClient } from '../../src/api/client';
 import { TasksApi, TaskValidationError, type Task } from '../../src/api/tasks';
-import { TaskMessages } from '../../src/core/tasks/rules';
+import { TaskMessages } from '../../src/core/tasks';
 
 const LIMITED = { clientId: 'dam-emulator-limited', clientSecret: 'dam-emulator-limited-secret' };
 const FILE_ID = '614c068cab7c4603bbddae8200d2722a';

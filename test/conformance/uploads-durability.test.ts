@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DamClient } from '../../src/api/client';
 import type { ApiError } from '../../src/api/errors';
 import type { FetchInitLike, FetchLike } from '../../src/api/http';
-import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/profile';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
 import { startEmulator } from '../../src/emulator/server';
 import { USER_AGENT, failure } from './helpers';
 import { exited, startEmulatorProcess } from '../support/emulatorProcess';

@@ -9,7 +9,7 @@ import { errors } from '../errors';
 import { normaliseGuid, type RenderContext } from '../hal';
 import type { Queryable } from '../storage/store';
 import { consumeUpload } from './uploads';
-import { generateSeedFile, type SeedFileGenerator } from '../seed/files';
+import { generateSeedFile, type SeedFileGenerator } from './generatedFiles';
 
 export interface FileRow {
   id: string;

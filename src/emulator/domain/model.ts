@@ -1,7 +1,7 @@
 // Loaders and HAL resource types of the core resources (record, field, classification, user, …).
 import { defineType, normaliseGuid, type Json, type RenderContext } from '../hal';
 import type { Queryable } from '../storage/store';
-import { NEUTRAL_LANGUAGE } from '../seed/fixed';
+import { NEUTRAL_LANGUAGE } from './languages';
 import { loadFiles, masterFile, masterLatestVersion, recordImage } from './files';
 
 export const core = (rc: RenderContext) => `${rc.origin}/api/core`;

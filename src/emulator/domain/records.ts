@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errors } from '../errors';
 import { normaliseGuid } from '../hal';
 import type { Queryable } from '../storage/store';
-import { NEUTRAL_LANGUAGE } from '../seed/fixed';
+import { NEUTRAL_LANGUAGE } from './languages';
 import type { FieldDefinitionRow } from './model';
 import type { BlobStore } from '../blobs';
 import { applyFilesSection } from './files';

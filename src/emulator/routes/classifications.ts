@@ -7,7 +7,7 @@ import { newGuid } from '../domain/records';
 import { normaliseGuid, pagedCollection, parsePaging, render, renderContext, requestParam } from '../hal';
 import { runSearch } from '../search/run';
 import type { Queryable } from '../storage/store';
-import { NEUTRAL_LANGUAGE } from '../seed/fixed';
+import { NEUTRAL_LANGUAGE } from '../domain/languages';
 import { docSchema, parseBody } from '../validate';
 
 const Label = z.object({ languageId: z.string().max(100), value: z.string().max(1000) });

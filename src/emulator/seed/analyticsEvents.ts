@@ -1,7 +1,7 @@
 // The demo tenant's analytics: extra users and groups, spaces, collections, record metadata and 12 months of view and download events.
 import type { Queryable } from '../storage/store';
-import type { Rng } from './rng';
-import type { Seeder } from './index';
+import type { Rng } from '../rng';
+import type { Seeder } from './seeder';
 
 /** The demo events cover the 12 whole months from 1 November 2025 to 31 October 2026 (UTC). */
 export const EVENTS_START = '2025-11-01T00:00:00Z';

@@ -1,6 +1,6 @@
 // Demo checks: three checks an integrator might run, with results (and findings where they pinpoint something)
 // on the newest versions of some demo files, so the explorer's badges and findings have something to show.
-import type { Seeder } from './index';
+import type { Seeder } from './seeder';
 import { CHECK_CATEGORIES } from './fixed';
 import { CHECK_ACTION_TYPE_ID } from '../../core/contract';
 

@@ -2,8 +2,8 @@
 import { insertFieldValues, insertRecordClassifications, insertRecords, type FieldValueRow, type RecordRow } from '../domain/bulk';
 import type { Queryable } from '../storage/store';
 import { EN_US, NEUTRAL_LANGUAGE } from './fixed';
-import type { Rng } from './rng';
-import type { Seeder } from './index';
+import type { Rng } from '../rng';
+import type { Seeder } from './seeder';
 
 interface TreeNode {
   name: string;

@@ -1,12 +1,11 @@
 // What every seed holds (the contract's fixed ids): languages, users, group, role, clients, content types, settings.
 import { EMULATOR_CLIENT, EMULATOR_LIMITED_CLIENT } from '../../core/contract';
 import type { Queryable } from '../storage/store';
-import type { Seeder } from './index';
+import type { Seeder } from './seeder';
+import { DE_DE, EN_US, FR_FR, NEUTRAL_LANGUAGE } from '../domain/languages';
 
-export const NEUTRAL_LANGUAGE = '00000000000000000000000000000000';
-export const EN_US = 'c2bd4f9bbb954bcb80c31e924c9c26dc';
-export const DE_DE = '3b8ab1a3c5c84b4b9a3a1b2c3d4e5f60';
-export const FR_FR = '7f1e2d3c4b5a49688776655443322110';
+export { DE_DE, EN_US, FR_FR, NEUTRAL_LANGUAGE };
+
 
 /** Rights the admin client holds by name, besides '*' (system administration grants everything). */
 export const ADMIN_PRIVILEGES = [

@@ -1,6 +1,7 @@
 // Seeders in the order they run; 'fixed' ones run for every seed, 'demo' ones only for `--seed demo`.
 import type { Store } from '../storage/store';
-import { createRng, type Rng } from './rng';
+import { createRng } from '../rng';
+import type { Seeder } from './seeder';
 import { fixedSeeders } from './fixed';
 import { demoSeeders } from './demo';
 import { analyticsEventsSeeder } from './analyticsEvents';
@@ -8,11 +9,7 @@ import { workManagementSeeder } from './workManagement';
 import { demoFilesSeeder } from './files';
 import { demoChecksSeeder } from './checks';
 
-export interface Seeder {
-  name: string;
-  kind: 'fixed' | 'demo';
-  run(store: Store, rng: Rng): Promise<void>;
-}
+export type { Seeder };
 
 /** Append a seeder here (work management, analytics events, …); its position is its order. */
 export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, ...demoSeeders, demoFilesSeeder, demoChecksSeeder, analyticsEventsSeeder];

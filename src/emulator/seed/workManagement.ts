@@ -1,6 +1,6 @@
 // The contract's fixed work-management data: calendars, projects 101–105, tasks 5001 and 5002 with their
 // upload slots, the attachment field definitions and the string resources of both kinds.
-import type { Seeder } from './index';
+import type { Seeder } from './seeder';
 
 /** Static strings: labels of the product itself (`mo-replacement-strings-<n>`, n = position + 1). */
 export const STATIC_STRINGS = [

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
+import { lazyModule } from '../lazyModule';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
 import type * as PanelModule from './panel';
@@ -13,12 +14,8 @@ import { readyQueries } from './readyQueries';
 export const ANALYTICS_VIEW_TYPE = 'dam.analyticsEditor';
 export const ANALYTICS_SUFFIX = '.dam-analytics.json';
 
-let loaded: typeof PanelModule | undefined;
-function panelModule(): typeof PanelModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('./analytics.js') as typeof PanelModule;
-  return loaded;
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const panelModule = lazyModule<typeof PanelModule>(() => require('./analytics.js'));
 
 export class AnalyticsEditors implements vscode.CustomTextEditorProvider, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];

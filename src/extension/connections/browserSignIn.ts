@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { buildAuthorizeUrl, createPkcePair, createState, readAuthorizationRedirect } from '../../api/auth';
 import type { Profile } from '../../api/profile';
-import type { AuthUriHandler } from './connectionManager';
+import type { AuthUriHandler } from './authUriHandler';
 
 export interface BrowserGrant {
   code: string;

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Profile } from '../../api/profile';
 import { Commands, ContextKeys } from '../commandIds';
 import type { DamLog } from '../log';
+import type { AuthUriHandler } from './authUriHandler';
 import type { ProfileStore } from './profileStore';
 import { loadSession } from './lazySession';
 import type { Session } from './session';
@@ -109,30 +110,5 @@ export class ConnectionManager implements vscode.Disposable {
   dispose(): void {
     if (this.current.kind === 'connected') this.current.session.dispose();
     this.changed.dispose();
-  }
-}
-
-/** Receives `vscode://` redirects of the authorization-code flow. */
-export class AuthUriHandler implements vscode.UriHandler {
-  private readonly waiting = new Map<string, (uri: vscode.Uri) => void>();
-
-  handleUri(uri: vscode.Uri): void {
-    const state = new URLSearchParams(uri.query).get('state');
-    const resolve = state ? this.waiting.get(state) : undefined;
-    if (resolve) {
-      this.waiting.delete(state!);
-      resolve(uri);
-    }
-  }
-
-  /** Resolves with the redirect that carries `state`. */
-  wait(state: string, token: vscode.CancellationToken): Promise<vscode.Uri> {
-    return new Promise((resolve, reject) => {
-      this.waiting.set(state, resolve);
-      token.onCancellationRequested(() => {
-        this.waiting.delete(state);
-        reject(new vscode.CancellationError());
-      });
-    });
   }
 }

@@ -1,11 +1,6 @@
-// Loads the session module (bundled apart as dist/session.js) on first use. A plain `require`, not
-// `import()`, so VS Code's hooks for the `vscode` module apply to it as to the main bundle.
+// The session module (dist/session.js): the client, its schemas and zod, loaded with the first connection.
+import { lazyModule } from '../lazyModule';
 import type * as SessionModule from './session.js';
 
-let loaded: typeof SessionModule | undefined;
-
-export function loadSession(): typeof SessionModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('./session.js') as typeof SessionModule;
-  return loaded;
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const loadSession = lazyModule<typeof SessionModule>(() => require('./session.js'));

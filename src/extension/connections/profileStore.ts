@@ -3,19 +3,15 @@ import * as vscode from 'vscode';
 import type { Profile, ProfileSecrets } from '../../api/profile';
 import { SECTION } from '../commandIds';
 import { loadSession } from './lazySession';
+import type { SecretVault, StoredToken } from './secretVault';
 
 const ACTIVE_KEY = 'dam.activeConnection';
 const SECRET_KINDS = ['clientSecret', 'password', 'token'] as const;
 type SecretKind = (typeof SECRET_KINDS)[number];
 
-export interface StoredToken {
-  accessToken: string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
-  refreshToken?: string;
-}
+export type { StoredToken };
 
-export class ProfileStore implements vscode.Disposable {
+export class ProfileStore implements SecretVault, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly listener: vscode.Disposable;

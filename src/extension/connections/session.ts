@@ -8,8 +8,8 @@ import type { Profile } from '../../api/profile';
 import { SECTION } from '../commandIds';
 import type { DamLog } from '../log';
 import { signInWithBrowser } from './browserSignIn';
-import type { AuthUriHandler } from './connectionManager';
-import type { ProfileStore } from './profileStore';
+import type { AuthUriHandler } from './authUriHandler';
+import type { SecretVault } from './secretVault';
 
 // This module is bundled on its own (dist/session.js) and loaded with the first connection, so the
 // client, its schemas and zod cost nothing at activation. The profile schema travels with it.
@@ -23,7 +23,7 @@ export interface Session extends vscode.Disposable {
 
 export interface OpenSessionOptions {
   profile: Profile;
-  store: ProfileStore;
+  store: SecretVault;
   log: DamLog;
   uriHandler: AuthUriHandler;
   /** False when restoring at startup: never prompt, fail instead. */

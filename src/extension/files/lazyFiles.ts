@@ -1,11 +1,6 @@
-// Loads the check publishing module (bundled apart as dist/files.js) on first use. A plain `require`, as for
-// the session module, so VS Code's hooks for the `vscode` module apply to it.
+// The check publishing module (dist/files.js), loaded on the first publish or Check Results read.
+import { lazyModule } from '../lazyModule';
 import type * as ChecksModuleExports from './checksModule.js';
 
-let loaded: typeof ChecksModuleExports | undefined;
-
-export function loadChecksModule(): typeof ChecksModuleExports {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('./files.js') as typeof ChecksModuleExports;
-  return loaded;
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const loadChecksModule = lazyModule<typeof ChecksModuleExports>(() => require('./files.js'));

@@ -11,8 +11,7 @@ import type { DamApi } from '../../../src/extension/controller';
 import type { AnalyticsPanel } from '../../../src/extension/analytics/panel';
 import { readyQueries } from '../../../src/extension/analytics/readyQueries';
 // The validator module itself: the facade also pulls in jsonc-parser, whose UMD build the suite bundle cannot follow.
-import { validateAnalyticsQuery } from '../../../src/core/analytics/validate';
-import type { AnalyticsQuery } from '../../../src/core/analytics/schema';
+import { validateAnalyticsQuery, type AnalyticsQuery } from '../../../src/core/analytics';
 
 async function api(): Promise<DamApi> {
   const ext = vscode.extensions.getExtension<DamApi>('dam-workbench.dam-workbench');

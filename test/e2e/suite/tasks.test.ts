@@ -12,7 +12,7 @@ import type { DamClient } from '../../../src/api/client';
 import type { TaskFormPanel } from '../../../src/extension/tasks/formPanel';
 import type { HostToPanel } from '../../../src/extension/tasks/messages';
 import { emptyForm, type TaskFormValues } from '../../../src/extension/tasks/taskForm';
-import { TaskMessages } from '../../../src/core/tasks/rules';
+import { TaskMessages } from '../../../src/core/tasks';
 
 async function api(): Promise<DamApi> {
   const ext = vscode.extensions.getExtension<DamApi>('dam-workbench.dam-workbench');

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { AuthRequiredError } from '../../../src/api/errors';
 import { CachingTokenProvider, buildAuthorizeUrl, createPkcePair, pkceChallenge, readAuthorizationRedirect, type AccessToken } from '../../../src/api/auth';
-import { emulatorProfile } from '../../../src/api/profile';
+import { emulatorProfile } from '../../../src/api/endpoints';
 
 describe('PKCE', () => {
   it('matches the RFC 7636 appendix B example', () => {

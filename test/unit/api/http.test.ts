@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { DEFAULT_RETRY, HttpClient, parseRetryAfter, retryDelay, type FetchInitLike, type FetchLike, type FetchResponseLike, type RequestEvent } from '../../../src/api/http';
 import { ApiError, NetworkError, ResponseShapeError } from '../../../src/api/errors';
-import { emulatorEndpoints } from '../../../src/api/profile';
+import { emulatorEndpoints } from '../../../src/api/endpoints';
 import type { TokenProvider } from '../../../src/api/auth';
 
 type Answer = { status: number; type?: string; body?: string; headers?: Record<string, string> } | 'network-error' | 'hang';
