@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/.harness/**', 'test/output/**', 'bench/output/**'] },
+  { ignores: ['dist/**', 'out/**', 'scratch/**', 'node_modules/**', 'test/.harness/**', 'test/output/**', 'bench/output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

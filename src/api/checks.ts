@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { HttpClient } from './http';
 import { ApiError } from './errors';
+import { createAndRead, updateAndRead } from './writes';
 import { CHECK_ACTION_TYPE_ID } from '../core/contract';
 
 export { CHECK_ACTION_TYPE_ID };
@@ -59,6 +60,11 @@ export class ChecksApi {
     return response.data;
   }
 
+  /** A create, whatever the service answers: the resource, only `{ id }`, or a Location (api/writes.ts). */
+  private create<T>(path: string, schema: z.ZodType<T>, json: unknown, pathOfId: (id: string) => string, signal?: AbortSignal): Promise<T> {
+    return createAndRead(this.http, { path, json, accept: 'application/json', signal }, schema, pathOfId);
+  }
+
   async categories(signal?: AbortSignal): Promise<CheckCategory[]> {
     return (await this.call('GET', '/checkcategories', Items(CheckCategorySchema), undefined, signal)).items;
   }
@@ -76,7 +82,7 @@ export class ChecksApi {
     const wanted = category.toLowerCase().replace(/-/g, '');
     const found = categories.find((c) => c.id === wanted || c.name.toLowerCase() === category.toLowerCase());
     if (!found) throw new Error(`unknown check category '${category}'; the categories are ${categories.map((c) => c.name).join(', ')}`);
-    return this.call('POST', '/checks', CheckSchema, { name, actionTypeId: CHECK_ACTION_TYPE_ID, checkCategoryId: found.id }, signal);
+    return this.create('/checks', CheckSchema, { name, actionTypeId: CHECK_ACTION_TYPE_ID, checkCategoryId: found.id }, (id) => `/checks/${encodeURIComponent(id)}`, signal);
   }
 
   results(fileVersionId: string, signal?: AbortSignal): Promise<CheckResult[]> {
@@ -105,11 +111,8 @@ export class ChecksApi {
   async publish(fileVersionId: string, run: CheckRun, signal?: AbortSignal): Promise<{ result: CheckResult; findings: Finding[]; check: Check }> {
     validateRun(run);
     const check = await this.ensure(run.check, run.category, signal);
-    const result = await this.call('POST', `/fileversion/${encodeURIComponent(fileVersionId)}/CheckResults`, CheckResultSchema, {
-      checkId: check.id,
-      outcome: run.outcome ?? null,
-      description: run.description,
-    }, signal);
+    const body = { checkId: check.id, outcome: run.outcome ?? null, description: run.description };
+    const result = await this.create(`/fileversion/${encodeURIComponent(fileVersionId)}/CheckResults`, CheckResultSchema, body, (id) => this.resultPath(fileVersionId, id), signal);
     const findings = await this.addFindings(fileVersionId, result.id, run.findings ?? [], signal);
     return { result, findings, check };
   }
@@ -117,14 +120,16 @@ export class ChecksApi {
   /** The slow-check pattern, part 1: an `info` result saying the check is running. */
   async start(fileVersionId: string, check: string, category?: string, description = 'Processing is in progress…', signal?: AbortSignal) {
     const c = await this.ensure(check, category, signal);
-    const result = await this.call('POST', `/fileversion/${encodeURIComponent(fileVersionId)}/CheckResults`, CheckResultSchema, { checkId: c.id, outcome: 'info', description }, signal);
+    const body = { checkId: c.id, outcome: 'info', description };
+    const result = await this.create(`/fileversion/${encodeURIComponent(fileVersionId)}/CheckResults`, CheckResultSchema, body, (id) => this.resultPath(fileVersionId, id), signal);
     return { result, check: c };
   }
 
   /** The slow-check pattern, part 2: the final outcome and description PUT to the same result, findings added. */
   async finish(fileVersionId: string, resultId: string, run: Omit<CheckRun, 'check' | 'category'>, signal?: AbortSignal) {
     validateRun({ ...run, check: '-' });
-    const result = await this.call('PUT', this.resultPath(fileVersionId, resultId), CheckResultSchema, { outcome: run.outcome ?? null, description: run.description }, signal);
+    // A tenant may answer the PUT with the result or with 204 No Content: the result is read again either way.
+    const result = await updateAndRead(this.http, { path: this.resultPath(fileVersionId, resultId), json: { outcome: run.outcome ?? null, description: run.description }, accept: 'application/json', signal }, CheckResultSchema);
     const findings = await this.addFindings(fileVersionId, resultId, run.findings ?? [], signal);
     return { result, findings };
   }
@@ -135,7 +140,8 @@ export class ChecksApi {
     for (const f of findings) {
       const occurrence = f.occurrence ?? next;
       next = occurrence + 1;
-      out.push(await this.call('POST', this.resultPath(fileVersionId, resultId) + '/Findings', FindingSchema, { ...f, occurrence }, signal));
+      const findings = this.resultPath(fileVersionId, resultId) + '/Findings';
+      out.push(await this.create(findings, FindingSchema, { ...f, occurrence }, () => `${findings}/${occurrence}`, signal));
     }
     return out;
   }

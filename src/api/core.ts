@@ -1,5 +1,6 @@
 // Typed access to the content-management resources: list, page, read, create, partial update, delete.
 import { z } from 'zod';
+import { createAndRead, updateAndRead } from './writes';
 import type { HttpClient, QueryValue } from './http';
 import { selectHeaders, type Selection } from './select';
 import { cursorPages, itemsOf, numberedPages } from './paging';
@@ -116,37 +117,21 @@ export class ResourceCollection<T> {
     return res.data;
   }
 
-  /** Creates a resource; omitted optional properties take the server's defaults. */
+  /** Creates a resource; omitted optional properties take the server's defaults. Answers it whole (api/writes.ts). */
   async create(body: Record<string, unknown>, options: ReadOptions = {}): Promise<T> {
     const { accept, headers } = readHeaders(options);
-    const res = await this.http.request({
-      method: 'POST',
-      path: this.definition.create ?? this.definition.collection,
-      json: body,
-      headers,
-      accept,
-      schema: this.definition.schema,
-      signal: options.signal,
-    });
-    return res.data;
+    const path = this.definition.create ?? this.definition.collection;
+    return createAndRead(this.http, { path, json: body, headers, accept, signal: options.signal }, this.definition.schema, (id) => this.pathOf(id));
   }
 
   /**
    * Partial update: only the sent properties change, `null` resets one, nested collections take
-   * `{ addOrUpdate: [...], remove: [...] }`. Answers the resource when the server sends it.
+   * `{ addOrUpdate: [...], remove: [...] }`. Answers the resource as it is now: the service answers 204 No Content
+   * (or, on some tenants, 200 with the resource), so it is read again.
    */
-  async update(id: string, patch: Record<string, unknown>, options: ReadOptions = {}): Promise<T | undefined> {
+  async update(id: string, patch: Record<string, unknown>, options: ReadOptions = {}): Promise<T> {
     const { accept, headers } = readHeaders(options);
-    const res = await this.http.request({
-      method: 'PUT',
-      path: this.pathOf(id),
-      json: patch,
-      headers,
-      accept,
-      schema: this.definition.schema.optional(),
-      signal: options.signal,
-    });
-    return res.data;
+    return updateAndRead(this.http, { path: this.pathOf(id), json: patch, headers, accept, signal: options.signal }, this.definition.schema);
   }
 
   async delete(id: string, options: { signal?: AbortSignal } = {}): Promise<void> {

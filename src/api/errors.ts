@@ -81,8 +81,40 @@ const HINTS: Record<number, string> = {
   504: 'the service timed out; retry later',
 };
 
+/** What a refused request would have done, in words, for "You lack the right to …" (403). */
+export function actionOf(method: string, url: string): string {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // already a path
+  }
+  const p = path.toLowerCase();
+  const change = method === 'DELETE' ? 'delete' : method === 'POST' ? 'create' : 'change';
+  const areas: [RegExp, string][] = [
+    [/\/settings?\b/, 'change settings'],
+    [/\/usergroups?\b/, `${change} user groups`],
+    [/\/users?\b/, `${change} users`],
+    [/\/classifications?\b/, `${change} classifications`],
+    [/\/fielddefinitions?\b|\/fieldgroups?\b/, `${change} field definitions`],
+    [/\/checks\b/, 'define checks'],
+    [/\/maintenancejobs?\b/, 'run maintenance jobs'],
+    [/\/searchindex\b/, 'rebuild the search index'],
+    [/\/simple-tasks\b/, 'create tasks on this project'],
+    [/\/delegate\b/, 'delegate this task'],
+    [/\/records?\b/, method === 'POST' ? 'create records' : `${change} this record`],
+  ];
+  return areas.find(([pattern]) => pattern.test(p))?.[1] ?? `${method} ${path}`;
+}
+
 function describe(init: ApiErrorInit): string {
   const where = `${init.method} ${redact(init.url)}`;
+  if (init.status === 403 && init.exceptionType !== undefined && /AccessDenied/i.test(init.exceptionType)) {
+    // In words first: the right that is missing is what the user needs to hear, not the HTTP exchange.
+    const said = init.exceptionMessage ? redact(init.exceptionMessage) : '';
+    const lead = /^you lack the right to/i.test(said) ? said : `You lack the right to ${actionOf(init.method, init.url)}${said ? `: ${said}` : '.'}`;
+    return `${lead} (${where} answered 403)`;
+  }
   const what = init.exceptionMessage ? redact(init.exceptionMessage) : (HINTS[init.status] ?? 'request failed');
   const type = init.exceptionType ? ` (${init.exceptionType})` : '';
   const wait = init.retryAfterMs !== undefined ? `; Retry-After ${Math.ceil(init.retryAfterMs / 1000)} s` : '';

@@ -9,6 +9,7 @@ import { abortableSleep, type HttpClient } from './http';
 import { ApiError, NetworkError } from './errors';
 import { link, HalLinksSchema } from './hal';
 import { RecordSchema, type DamRecord } from './schemas';
+import { createAndRead } from './writes';
 
 const hal = { _links: HalLinksSchema.optional(), _embedded: z.record(z.string(), z.unknown()).optional() };
 
@@ -182,8 +183,7 @@ export class FilesApi {
       };
     }
     // Not retried: a POST that reached the service consumed the token, a replay would answer 404.
-    const res = await this.http.request({ method: 'POST', path: '/record', json: body, schema: RecordSchema, signal: options.signal, idempotent: false });
-    return res.data;
+    return createAndRead(this.http, { path: '/record', json: body, signal: options.signal }, RecordSchema, (id) => `/record/${encodeURIComponent(id)}`);
   }
 
   /** A new version of the record's master file from an upload token (PUT /record/{id} with a `files` section). */
@@ -301,15 +301,8 @@ export class FilesApi {
 
   /** Submits a CreateRenditions maintenance job for records (needs `.RoleExecuteMaintenanceJobs`). */
   async createRenditions(recordIds: string[], presets: string[], options: { signal?: AbortSignal } = {}): Promise<MaintenanceJob> {
-    const res = await this.http.request({
-      method: 'POST',
-      path: '/maintenancejobs',
-      json: { type: 'record', targets: recordIds.map((recordId) => ({ recordId })), actions: [{ action: 'CreateRenditions', parameters: { presets } }] },
-      schema: MaintenanceJobSchema,
-      signal: options.signal,
-      idempotent: false,
-    });
-    return res.data;
+    const json = { type: 'record', targets: recordIds.map((recordId) => ({ recordId })), actions: [{ action: 'CreateRenditions', parameters: { presets } }] };
+    return createAndRead(this.http, { path: '/maintenancejobs', json, signal: options.signal }, MaintenanceJobSchema, (id) => `/maintenancejob/${encodeURIComponent(id)}`);
   }
 
   async getJob(jobId: string, options: { signal?: AbortSignal } = {}): Promise<MaintenanceJob> {

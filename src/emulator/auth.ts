@@ -1,7 +1,7 @@
 // Access tokens: random opaque strings kept in the store (so they survive restarts) with a read-through cache.
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AuthHelper, Caller, Clock } from './caller';
+import { SYSTEM_ADMINISTRATION, type AuthHelper, type Caller, type Clock } from './caller';
 import { errors } from './errors';
 import type { Store } from './storage/store';
 
@@ -79,9 +79,15 @@ export class TokenService implements AuthHelper {
     return caller.privileges.has('*') || caller.privileges.has(right);
   }
 
-  require(request: FastifyRequest, right: string): Caller {
+  require(request: FastifyRequest, right: string, action?: string): Caller {
     const caller = this.caller(request);
-    if (!this.has(caller, right)) throw errors.forbidden(right);
+    if (!this.has(caller, right)) throw errors.forbidden(right, action);
+    return caller;
+  }
+
+  requireOwner(request: FastifyRequest, ownerId: number | null, action: string): Caller {
+    const caller = this.caller(request);
+    if (caller.userId !== ownerId && !this.has(caller, SYSTEM_ADMINISTRATION)) throw errors.forbidden(SYSTEM_ADMINISTRATION, action);
     return caller;
   }
 }

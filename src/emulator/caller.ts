@@ -11,6 +11,15 @@ export interface Caller {
   languageId: string;
 }
 
+/** The rights of the spec and the emulator contract, by the names tokens carry. */
+export const SYSTEM_ADMINISTRATION = 'SystemAdministration';
+export const Rights = {
+  /** Settings, users, groups, roles, classifications, field and check definitions: the administrator's. */
+  SystemAdministration: SYSTEM_ADMINISTRATION,
+  ExecuteMaintenanceJobs: '.RoleExecuteMaintenanceJobs',
+  ViewMaintenanceJobs: '.RoleViewMaintenanceJobs',
+} as const;
+
 export interface Clock {
   now(): Date;
 }
@@ -18,8 +27,10 @@ export interface Clock {
 export interface AuthHelper {
   /** The caller of an authenticated request; throws 401 when the route was not authenticated. */
   caller(request: FastifyRequest): Caller;
-  /** Throws 403 naming the right unless the caller holds it (or is a system administrator). */
-  require(request: FastifyRequest, right: string): Caller;
+  /** Throws 403 naming the right (and what it allows, when given) unless the caller holds it (or is a system administrator). */
+  require(request: FastifyRequest, right: string, action?: string): Caller;
+  /** Throws 403 unless the caller is the owner (e.g. the record's creator) or a system administrator. */
+  requireOwner(request: FastifyRequest, ownerId: number | null, action: string): Caller;
   /** True when the caller holds the right (or is a system administrator). */
   has(caller: Caller, right: string): boolean;
 }

@@ -10,19 +10,14 @@ import type { TrackedStore } from './storage/tracking';
 
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
- * 'api' (default) needs API-Version, Accept, Authorization and User-Agent; 'discovery' (/, /supportedVersions)
- * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing.
+ * 'api' (the content API, `/api/core`) needs API-Version, Accept, Authorization and User-Agent; 'service' (the upload
+ * service, work management, analytics: real clients call them without API-Version, real-service-notes) needs
+ * Authorization and User-Agent; 'discovery' (/, /supportedVersions) Accept and User-Agent; 'download' User-Agent;
+ * 'docs', 'login' (token endpoint, authorize page) and 'blob' (a signed sasUrl) nothing; 'devtools' (the emulator's
+ * own `/_emulator/` routes) is not the tenant's API at all.
  */
-export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login';
+export type HeaderPolicy = 'api' | 'service' | 'discovery' | 'download' | 'docs' | 'login' | 'blob' | 'devtools';
 
-/** A registered route as the generated OpenAPI document sees it. */
-export interface RouteInfo {
-  method: string | string[];
-  url: string;
-  schema?: unknown;
-  bodySchema?: unknown;
-  policy: HeaderPolicy;
-}
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -32,8 +27,6 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     headers?: HeaderPolicy;
-    /** JSON Schema of a body validated with zod in the handler, shown in /docs. */
-    bodySchema?: unknown;
   }
   interface FastifyRequest {
     /** Set for every route with the 'api' header policy before its handler runs; null otherwise. */
@@ -64,8 +57,6 @@ export interface EmulatorContext {
   secret: string;
   /** Issues and checks access tokens (the token endpoint uses it). */
   tokens: TokenService;
-  /** Every registered route with its schema, for the generated OpenAPI document. */
-  routes: RouteInfo[];
   /** Bytes of uploads, file versions and renditions. */
   blobs: BlobStore;
   /** Work started by a request that outlives it (maintenance jobs, rule hooks); awaited on close. */

@@ -26,6 +26,13 @@ export class ApiError extends Error {
 
 const ns = 'Dam.Core';
 
+const MEDIA_TYPES: Record<string, string> = {
+  json: 'application/json',
+  multipart: 'multipart/form-data',
+  form: 'application/x-www-form-urlencoded',
+  raw: 'the raw bytes',
+};
+
 /**
  * Named constructors. Other areas add theirs by extending this object (e.g. `errors.taskRule`), so each
  * status/type pairing is defined once.
@@ -49,7 +56,13 @@ export const errors = {
   downloadDenied: (message: string) => new ApiError(403, `${ns}.Security.InvalidDownloadTokenException`, message),
   rangeNotSatisfiable: (message: string, size: number) =>
     new ApiError(416, `${ns}.Common.RangeNotSatisfiableException`, message, { 'Content-Range': `bytes */${size}` }),
-  forbidden: (right: string) => new ApiError(403, `${ns}.Security.AccessDeniedException`, `Access denied: the caller lacks the right '${right}'.`),
+  /** 403 naming the right and, when the route says, what it would have allowed ("change settings"). */
+  forbidden: (right: string, action?: string) =>
+    new ApiError(
+      403,
+      `${ns}.Security.AccessDeniedException`,
+      action ? `You lack the right to ${action}: the caller does not hold '${right}'.` : `Access denied: the caller lacks the right '${right}'.`,
+    ),
   notFound: (message = 'The requested resource does not exist.') => new ApiError(404, `${ns}.Common.NotFoundException`, message),
   noDataFound: (what: string, id: string) => new ApiError(404, `${ns}.Common.NoDataFoundException`, `No ${what} with id '${id}' was found.`),
   routeNotFound: (method: string, url: string) => new ApiError(404, `${ns}.Common.NotFoundException`, `No route matches ${method} ${url}.`),
@@ -60,8 +73,18 @@ export const errors = {
   gone: (replacement: string) =>
     new ApiError(410, `${ns}.Common.GoneException`, `This route was deprecated and has been removed; use ${replacement} instead.`),
   payloadTooLarge: (message = 'The request body is too large.') => new ApiError(413, `${ns}.Common.PayloadTooLargeException`, message),
-  unsupportedMediaType: (type: string) =>
-    new ApiError(415, `${ns}.Common.UnsupportedMediaTypeException`, `Content type '${type}' is not supported here.`),
+  uriTooLong: (length: number, limit: number) =>
+    new ApiError(414, `${ns}.Common.UriTooLongException`, `The request URI is ${length} characters long; the limit is ${limit}. Send long filters in a POST search body.`),
+  headersTooLarge: (message = 'The request headers are too large.') => new ApiError(431, `${ns}.Common.RequestHeaderFieldsTooLargeException`, message),
+  /** The body's Content-Type is not one the route takes; names what was sent and what to send. */
+  unsupportedMediaType: (type: string, accepted: readonly string[] = ['json']) =>
+    new ApiError(
+      415,
+      `${ns}.Common.UnsupportedMediaTypeException`,
+      `Content type '${type.slice(0, 100)}' is not supported here; send ${accepted.map((k) => MEDIA_TYPES[k] ?? k).join(' or ')}.`,
+    ),
+  /** A request body that is not readable JSON (or not UTF-8). */
+  malformedJson: (detail: string) => new ApiError(400, `${ns}.Common.MalformedRequestException`, `The request body is not valid JSON: ${detail}`),
   /** A simple-task rule broken: the spec's message verbatim; 404 when the named data does not exist. */
   taskRule: (status: 400 | 404, message: string) =>
     new ApiError(status, status === 404 ? `${ns}.Common.NoDataFoundException` : `${ns}.WorkManagement.TaskValidationException`, message),

@@ -3,9 +3,12 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { randomBytes } from 'node:crypto';
 import { TokenService } from './auth';
 import { openBlobStore, type BlobStore } from './blobs';
-import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy, RouteInfo } from './context';
+import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy } from './context';
 import { ApiError, errors } from './errors';
 import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
+import { parseLenientJson } from './lenientJson';
+import swagger from '@fastify/swagger';
+import { OPENAPI_BASE } from './docs';
 import { routeModules } from './routes';
 import { migrations } from './storage/migrations';
 import { migrate } from './storage/migrate';
@@ -65,12 +68,13 @@ function storageClientError(err: unknown): ApiError | undefined {
   return undefined;
 }
 
-function toApiError(err: FastifyError | Error, log: (line: string) => void): ApiError {
+function toApiError(err: FastifyError | Error, log: (line: string) => void, request?: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
   const fe = err as FastifyError;
   if (fe.validation) return errors.validation(fe.message);
-  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType(String(fe.message));
-  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge();
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.unsupportedMediaType(String(request?.headers['content-type'] ?? '(none)'));
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(`The request body is larger than ${BODY_LIMIT} bytes; send files through the upload service.`);
+  if (fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errors.badRequest('The Content-Length header does not match the body.');
   const fromStore = storageClientError(err);
   if (fromStore) return fromStore;
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
@@ -91,6 +95,36 @@ function headerPolicy(request: FastifyRequest): HeaderPolicy {
   return request.routeOptions.config?.headers ?? 'api';
 }
 
+/** JSON bodies may be this large; files go through the upload service. */
+const BODY_LIMIT = 16 * 1024 * 1024;
+/** Longer request URIs answer 414 (IIS's default limit is 4 KB for the path; Kestrel takes 8 KB request lines). */
+const MAX_URI = 8 * 1024;
+
+/**
+ * A raw HTTP answer with the error object, for requests Node refuses before fastify sees them (a header block over
+ * Node's limit, a malformed request line): the connection is closed after it.
+ */
+function rawErrorResponse(error: ApiError): string {
+  const body = JSON.stringify(error.body());
+  const reason = error.status === 414 ? 'URI Too Long' : error.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  return `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** What Node refused: an over-long request line is a URI too long (414), an over-long header block 431, the rest 400. */
+function clientErrorOf(err: Error & { code?: string; rawPacket?: unknown }): ApiError {
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : Buffer.alloc(0);
+    const lineEnd = raw.indexOf('\r\n');
+    const requestLine = lineEnd < 0 ? raw.length : lineEnd;
+    if (requestLine > MAX_URI) return errors.uriTooLong(requestLine, MAX_URI);
+    return errors.headersTooLarge(`The request headers are larger than the ${Math.round(HEADER_LIMIT / 1024)} KB the service reads.`);
+  }
+  return errors.malformedBody(`The request is not valid HTTP (${err.code ?? 'parse error'}).`);
+}
+
+/** Node's limit on the request line and headers together. */
+const HEADER_LIMIT = 32 * 1024;
+
 export async function buildApp(
   rawStore: Store,
   options: EmulatorOptions,
@@ -105,18 +139,30 @@ export async function buildApp(
   const config: EmulatorConfig = { tokenTtl: options.tokenTtl ?? 3600, pageSizeDefault: 50, pageSizeMax: 1000, recordsPageSizeMax: 100 };
   const tokens = new TokenService(store, clock, config.tokenTtl);
   const secret = await tenantSecret(store);
-  const routes: RouteInfo[] = [];
   const pending = new Set<Promise<void>>();
 
   const app = Fastify({
     logger: false,
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     requestTimeout: 60_000,
     connectionTimeout: 60_000,
     return503OnClosing: false,
+    http: { maxHeaderSize: HEADER_LIMIT },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: false } },
+    // A URL fastify cannot decode (`/%`) is a 400 with the error object, like every other refusal.
+    frameworkErrors: (error, request, reply) => {
+      const apiError = error.code === 'FST_ERR_BAD_URL' ? errors.badRequest(`The request URL is not validly percent-encoded: '${String(request.url).slice(0, 200)}'.`) : toApiError(error, log, request);
+      void sendError(reply, apiError);
+    },
+    clientErrorHandler: (err, socket) => {
+      if (socket.writable) socket.end(rawErrorResponse(clientErrorOf(err)));
+      else socket.destroy();
+    },
   });
+  // Requests are validated by each route's zod schemas (routeTable.ts), leniently as the service reads them; the JSON
+  // Schemas on the routes only describe them in the OpenAPI document. Answers are serialised as they are.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   const ctx: EmulatorContext = {
     store,
@@ -125,7 +171,6 @@ export async function buildApp(
     clock,
     auth: tokens,
     secret,
-    routes,
     tokens,
     blobs,
     background(task) {
@@ -142,38 +187,52 @@ export async function buildApp(
   };
 
   app.decorateRequest('caller', null);
-  app.addHook('onRoute', (route) => {
-    routes.push({ method: route.method, url: route.url, schema: route.schema, bodySchema: route.config?.bodySchema, policy: route.config?.headers ?? 'api' });
-  });
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  // JSON as ASP.NET reads it: an empty body is no body, single quotes and other JSON5 are accepted, invalid UTF-8 is not.
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(/^(application\/(.+\+)?json|text\/json)(\s*;.*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, parseLenientJson(body as Buffer, (what) => (request.lenient = [...(request.lenient ?? []), what])));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);
 
   app.addHook('onRequest', async (request, reply) => {
+    if (request.url.length > MAX_URI) throw errors.uriTooLong(request.url.length, MAX_URI);
     if (request.is404) return;
     const policy = headerPolicy(request);
-    if (faults && policy === 'api' && Math.random() < faults.rate) {
+    if (faults && (policy === 'api' || policy === 'service') && Math.random() < faults.rate) {
       const kind = faultKinds[Math.floor(Math.random() * faultKinds.length)];
       // The live gateway answers these in HTML, never as the error object.
       if (kind === '429') return reply.code(429).header('Retry-After', '1').type('text/html; charset=utf-8').send(faultHtml(429, 'Too Many Requests'));
       return reply.code(504).type('text/html; charset=utf-8').send(faultHtml(504, 'Gateway Timeout'));
     }
     const h = request.headers;
-    if (policy === 'docs' || policy === 'login') return;
+    if (policy === 'docs' || policy === 'login' || policy === 'blob' || policy === 'devtools') return;
     if (!h['user-agent']) throw errors.missingHeader('User-Agent');
     if (policy === 'download') return;
     const accept = typeof h.accept === 'string' ? h.accept : '';
-    if (!accept) throw errors.missingHeader('Accept');
-    if (!isAcceptable(accept)) throw errors.notAcceptable(accept);
+    if (policy !== 'service') {
+      if (!accept) throw errors.missingHeader('Accept');
+      if (!isAcceptable(accept)) throw errors.notAcceptable(accept);
+    }
     if (policy === 'discovery') return;
     request.caller = await tokens.authenticate(typeof h.authorization === 'string' ? h.authorization : undefined);
-    const version = h['api-version'];
-    if (version === undefined || version === '') throw errors.missingHeader('API-Version');
-    if (String(version).trim() !== '1') throw errors.unsupportedApiVersion(String(version).slice(0, 40));
+    if (policy === 'api') {
+      const version = h['api-version'];
+      if (version === undefined || version === '') throw errors.missingHeader('API-Version');
+      if (String(version).trim() !== '1') throw errors.unsupportedApiVersion(String(version).slice(0, 40));
+    }
+    // Rights the route declared: refused before its body is read.
+    const config = request.routeOptions.config;
+    for (const right of config?.rights ?? []) tokens.require(request, right, config?.action);
   });
 
   // HAL is the default on the core API; a client asking for plain application/json gets the same data without
@@ -191,10 +250,12 @@ export async function buildApp(
     return payload;
   });
 
-  app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, toApiError(err, log)));
+  app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, toApiError(err, log, request)));
   app.setNotFoundHandler((request, reply) => sendError(reply, errors.routeNotFound(request.method, request.url.slice(0, 200))));
 
   if (!givenBlobs) app.addHook('onClose', () => blobs.close());
+  // The OpenAPI document is generated from the routes' own schemas (routeTable.ts), so it cannot drift from them.
+  await app.register(swagger, { openapi: OPENAPI_BASE, hideUntagged: false });
   for (const register of routeModules) await register(app, ctx);
   const idle = async () => {
     while (pending.size) await Promise.allSettled([...pending]);

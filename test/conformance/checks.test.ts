@@ -63,9 +63,10 @@ describeEachBackend('check framework', { seed: 'demo' }, (env) => {
     const wrongCategory = await raw('POST', '/checks', { name: 'Other', actionTypeId: CHECK_ACTION_TYPE_ID, checkCategoryId: '22222222222222222222222222222222' });
     assert.equal(wrongCategory.status, 404);
     assert.match(wrongCategory.body.exceptionType, /NoDataFoundException$/);
+    // Updates answer 204 No Content (real-service-notes): the change shows on the next read.
     const renamed = await raw('PUT', `/checks/${created.body.id}`, { name: 'Logo size (v2)' });
-    assert.equal(renamed.status, 200);
-    assert.equal(renamed.body.name, 'Logo size (v2)');
+    assert.equal(renamed.status, 204);
+    assert.equal((await raw('GET', `/checks/${created.body.id}`)).body.name, 'Logo size (v2)');
   });
 
   it('refuses a result without a description, an unknown outcome, and an unknown file version', async () => {
@@ -101,7 +102,8 @@ describeEachBackend('check framework', { seed: 'demo' }, (env) => {
     assert.equal(one.body.finding, 'best in class');
     const duplicate = await raw('POST', `/fileversion/${versionId}/CheckResult/${first.result.id}/Findings`, { occurrence: 2, finding: 'x', outcome: 'info' });
     assert.equal(duplicate.status, 409);
-    const edited = await raw('PUT', `/fileversion/${versionId}/CheckResult/${first.result.id}/Findings/2`, { outcome: 'pass' });
+    assert.equal((await raw('PUT', `/fileversion/${versionId}/CheckResult/${first.result.id}/Findings/2`, { outcome: 'pass' })).status, 204);
+    const edited = await raw('GET', `/fileversion/${versionId}/CheckResult/${first.result.id}/Findings/2`);
     assert.equal(edited.body.outcome, 'pass');
     assert.equal(edited.body.finding, 'best in class');
     assert.equal((await raw('DELETE', `/fileversion/${versionId}/CheckResult/${first.result.id}/Findings/3`)).status, 204);

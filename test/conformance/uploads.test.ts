@@ -133,8 +133,10 @@ describeEachBackend('uploads', {}, (env) => {
   it('walks a segmented session through the state table: setup, parallel segments, commit naming missing and extra indexes, commit', async () => {
     const setup = await raw(env(), 'POST', '/uploads/segments', { body: JSON.stringify({ FileName: 'parts.bin' }), headers: { 'Content-Type': 'application/json' } });
     assert.equal(setup.status, 200);
-    const { token, uri } = setup.json as { token: string; uri: string };
-    assert.equal(uri, `/uploads/segments/${encodeURIComponent(token)}`);
+    const { token, uri: absolute } = setup.json as { token: string; uri: string };
+    // Absolute, as the live service answers (real-service-notes): clients pass it to `new URL(uri)`.
+    assert.equal(absolute, `${env().url}/uploads/segments/${encodeURIComponent(token)}`);
+    const uri = new URL(absolute).pathname;
     const segments = [0, 1, 2, 3].map(() => randomBytes(70_000));
     // Out of order and in parallel; index 3 is held back.
     const sent = await Promise.all([2, 0, 1].map((i) => raw(env(), 'POST', `${uri}?index=${i}`, { body: form(`segment${i}`, segments[i], `parts.bin.segment${i}`) })));
@@ -236,7 +238,7 @@ describeEachBackend('uploads', {}, (env) => {
 
   it('segments broken off halfway, one while it was being read for the checksum and one before its turn, leave no trace once sent again', async () => {
     const setup = await raw(env(), 'POST', '/uploads/segments', { body: JSON.stringify({ filename: 'broken.bin' }), headers: { 'Content-Type': 'application/json' } });
-    const { uri } = setup.json;
+    const uri = new URL(setup.json.uri).pathname;
     // Over the checksum's 1 MiB reads, so the reading has begun when a body breaks off.
     const segments = [0, 1, 2].map(() => randomBytes(3 * 2 ** 20 + 11));
     const token = await bearer(env());
@@ -322,7 +324,7 @@ describeEachBackend('uploads with 2-second access tokens', { tokenTtl: 2 }, (env
     const setup = await raw(env(), 'POST', '/uploads/segments', { token, body: JSON.stringify({ filename: 'ttl.bin' }), headers: { 'Content-Type': 'application/json' } });
     assert.equal(setup.status, 200);
     await new Promise((r) => setTimeout(r, 2300));
-    const res = await raw(env(), 'POST', `${setup.json.uri}?index=0`, { token, body: form('segment0', randomBytes(100), 'ttl.bin.segment0') });
+    const res = await raw(env(), 'POST', `${new URL(setup.json.uri).pathname}?index=0`, { token, body: form('segment0', randomBytes(100), 'ttl.bin.segment0') });
     assert.equal(res.status, 401);
     assertErrorObject(res.json, 'UnauthorizedException');
   });

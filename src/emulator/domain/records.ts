@@ -213,3 +213,20 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
     await applyFilesSection(db, blobs, recordId, body.files, userId, now);
   }
 }
+
+export const records = {
+  /** Deletes a record; its rows cascade, and the bytes they named go after the commit (never while a row names them). */
+  async remove(db: Queryable, blobs: BlobStore, recordId: string): Promise<void> {
+    const named = await db.query<{ blob: string | null }>(
+      `SELECT unnest(ARRAY[blob, preview_blob, thumbnail_blob]) AS blob FROM file_versions WHERE record_id = $1
+       UNION ALL SELECT a.blob FROM additional_files a JOIN file_versions v ON v.id = a.file_version_id WHERE v.record_id = $1`,
+      [recordId],
+    );
+    await db.query('DELETE FROM records WHERE id = $1', [recordId]);
+    for (const { blob } of named) if (blob) await blobs.remove(blob);
+  },
+
+  /** The versions a write stamped with `now` created (for the rules' hooks). */
+  versionsCreatedAt: async (db: Queryable, recordId: string, now: Date) =>
+    (await db.query<{ id: string }>('SELECT id FROM file_versions WHERE record_id = $1 AND created_on = $2', [recordId, now.toISOString()])).map((v) => v.id),
+};

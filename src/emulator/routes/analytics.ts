@@ -6,21 +6,22 @@ import { AnswerCache } from '../analytics/cache';
 import { compileAnalyticsQuery } from '../analytics/compile';
 import { analyticsErrors } from '../analytics/errors';
 import type { EmulatorContext } from '../context';
+import { route } from '../routeTable';
+import { AnalyticsAnswerSchema } from '../schemas';
 
-const querystring = z.object({ query: z.union([z.string(), z.array(z.string())]).optional() });
+const querystring = z.object({ query: z.union([z.string(), z.array(z.string())]).optional().describe('The query object as one-line JSON') }).loose();
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const cache = new AnswerCache({ ttlMs: 30_000, maxEntries: 8, maxRows: 200_000, pagesAhead: 5, now: () => ctx.clock.now().getTime() });
-  app.get(
-    '/analytics/',
-    {
-      schema: {
-        summary: 'Analytics query (Cube rules): measures, dimensions, filters, timeDimensions, order, limit ≤ 10000, offset',
-        querystring: { type: 'object', properties: { query: { type: 'string' } } },
-      },
-    },
-    async (request, reply) => {
-      const raw = querystring.parse(request.query).query;
+  route(app, ctx, {
+    method: 'GET',
+    url: '/analytics/',
+    summary: 'Analytics query (Cube rules): measures, dimensions, filters, timeDimensions, order, limit ≤ 10000, offset',
+    tag: 'Analytics',
+    query: querystring,
+    responses: { 200: { description: 'The rows; every value is a string', schema: AnalyticsAnswerSchema } },
+    handler: async ({ query, reply }) => {
+      const raw = query.query;
       const text = Array.isArray(raw) ? raw[0] : raw;
       if (text === undefined || text.trim() === '') throw analyticsErrors.missingQuery();
       let parsed: unknown;
@@ -57,5 +58,5 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       reply.type('application/json; charset=utf-8');
       return { data };
     },
-  );
+  });
 }

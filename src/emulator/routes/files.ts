@@ -1,8 +1,9 @@
 // Files, file versions, additional files (renditions), previews and thumbnails as HAL resources, and the
 // `/download` route that answers the bytes behind a signed download URI.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { EmulatorContext } from '../context';
-import { core } from '../domain/model';
+import { core, load } from '../domain/model';
 import {
   downloadUri,
   hasImage,
@@ -20,7 +21,9 @@ import {
   type FileVersionRow,
   type ImageRow,
 } from '../domain/files';
-import { defineType, normaliseGuid, render, renderContext, requestParam, type RenderContext } from '../hal';
+import { defineType, normaliseGuid, render, renderContext, type RenderContext } from '../hal';
+import { Segment, route } from '../routeTable';
+import { AdditionalFileSchema, FileSchema, FileVersionSchema, ImageSchema, list as listOf } from '../schemas';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -40,7 +43,7 @@ export const fileType = defineType<FileRow>({
       href: (f, rc) => `${core(rc)}/file/${f.id}/latestversion`,
       load: async (f, rc) => (await loadFiles.latestOfFile(rc.ctx.store, f.id)) ?? null,
     },
-    { key: 'record', type: 'record', many: false, href: (f, rc) => `${core(rc)}/record/${f.record_id}`, load: async (f, rc) => (await rc.ctx.store.query('SELECT * FROM records WHERE id = $1', [f.record_id]))[0] ?? null },
+    { key: 'record', type: 'record', many: false, href: (f, rc) => `${core(rc)}/record/${f.record_id}`, load: async (f, rc) => (await load.records(rc.ctx.store, [f.record_id]))[0] ?? null },
   ],
 });
 
@@ -126,10 +129,12 @@ export const imageType = defineType<ImageRow>({
   ],
 });
 
-type IdParams = FastifyRequest<{ Params: { id: string } }>;
+const IdParams = z.object({ id: Segment });
+const ImageQuery = z.object({ fileVersionId: z.string().max(100).optional(), recordId: z.string().max(100).optional() }).loose();
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
+  const tag = 'Files';
   const { errors } = ctx;
 
   const guidOr404 = (what: string, id: string) => {
@@ -139,7 +144,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   };
   async function record(id: string) {
     const guid = guidOr404('record', id);
-    if (!(await ctx.store.query('SELECT 1 FROM records WHERE id = $1', [guid])).length) throw errors.noDataFound('record', id.slice(0, 100));
+    if (!(await load.records(ctx.store, [guid])).length) throw errors.noDataFound('record', id.slice(0, 100));
     return guid;
   }
   async function file(id: string) {
@@ -169,87 +174,196 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     return row;
   };
 
-  app.get(`${base}/record/:id/files`, { schema: { summary: 'Files of a record' } }, async (request: IdParams) => {
-    const id = await record(request.params.id);
-    const rc = renderContext(ctx, request);
-    return list(rc, fileType, await loadFiles.ofRecord(ctx.store, id), `${core(rc)}/record/${id}/files`);
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/record/:id/files`,
+    summary: 'Files of a record',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The files', schema: listOf(FileSchema) } },
+    handler: async ({ params, request }) => {
+      const id = await record(params.id);
+      const rc = renderContext(ctx, request);
+      return list(rc, fileType, await loadFiles.ofRecord(ctx.store, id), `${core(rc)}/record/${id}/files`);
+    },
   });
-  app.get(`${base}/record/:id/masterfile`, { schema: { summary: 'Master file of a record (404 when it has none)' } }, async (request: IdParams) => {
-    const id = await record(request.params.id);
-    const rc = renderContext(ctx, request);
-    const row = await masterFile(rc, id);
-    if (!row) throw errors.noDataFound('master file of record', id);
-    return render(fileType, row, rc);
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/record/:id/masterfile`,
+    summary: 'Master file of a record (404 when it has none)',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The master file', schema: FileSchema } },
+    handler: async ({ params, request }) => {
+      const id = await record(params.id);
+      const rc = renderContext(ctx, request);
+      const row = await masterFile(rc, id);
+      if (!row) throw errors.noDataFound('master file of record', id);
+      return render(fileType, row, rc);
+    },
   });
-  app.get(`${base}/record/:id/masterfilelatestversion`, { schema: { summary: 'Newest version of the master file (404 when none)' } }, async (request: IdParams) => {
-    const id = await record(request.params.id);
-    const rc = renderContext(ctx, request);
-    const row = await masterLatestVersion(rc, id);
-    if (!row) throw errors.noDataFound('master file version of record', id);
-    return render(fileVersionType, await materialised(ctx, row), rc);
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/record/:id/masterfilelatestversion`,
+    summary: 'Newest version of the master file (404 when none)',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The version', schema: FileVersionSchema } },
+    handler: async ({ params, request }) => {
+      const id = await record(params.id);
+      const rc = renderContext(ctx, request);
+      const row = await masterLatestVersion(rc, id);
+      if (!row) throw errors.noDataFound('master file version of record', id);
+      return render(fileVersionType, await materialised(ctx, row), rc);
+    },
   });
   for (const kind of ['preview', 'thumbnail'] as const) {
-    app.get(`${base}/record/:id/${kind}`, { schema: { summary: `${kind} of a record (404 when it has no image)` } }, async (request: IdParams) => {
-      const id = await record(request.params.id);
-      const rc = renderContext(ctx, request);
-      return render(imageType, image(await recordImage(rc, id, kind), kind, id), rc);
-    });
-    app.get(`${base}/fileversion/:id/${kind}`, { schema: { summary: `${kind} of a file version (404 when HasImage=false)` } }, async (request: IdParams) => {
-      const v = await version(request.params.id);
-      return render(imageType, image(hasImage(v) ? { kind, version: v } : null, kind, v.id), renderContext(ctx, request));
-    });
-    app.get(`${base}/image/${kind}`, { schema: { summary: `${kind} by fileVersionId or recordId (query)` } }, async (request) => {
-      const rc = renderContext(ctx, request);
-      const versionId = requestParam(request, 'fileVersionId');
-      const recordId = requestParam(request, 'recordId');
-      if (versionId) {
-        const v = await version(versionId);
-        return render(imageType, image(hasImage(v) ? { kind, version: v } : null, kind, v.id), rc);
-      }
-      if (recordId) {
-        const id = await record(recordId);
+    route(app, ctx, {
+      method: 'GET',
+      url: `${base}/record/:id/${kind}`,
+      summary: `The ${kind} of a record (404 when it has no image)`,
+      tag,
+      params: IdParams,
+      responses: { 200: { description: `The ${kind}, with its download URI`, schema: ImageSchema } },
+      handler: async ({ params, request }) => {
+        const id = await record(params.id);
+        const rc = renderContext(ctx, request);
         return render(imageType, image(await recordImage(rc, id, kind), kind, id), rc);
-      }
-      throw errors.badRequest(`GET /image/${kind} needs the query parameter fileVersionId or recordId.`);
+      },
+    });
+    route(app, ctx, {
+      method: 'GET',
+      url: `${base}/fileversion/:id/${kind}`,
+      summary: `The ${kind} of a file version (404 when HasImage=false)`,
+      tag,
+      params: IdParams,
+      responses: { 200: { description: `The ${kind}, with its download URI`, schema: ImageSchema } },
+      handler: async ({ params, request }) => {
+        const v = await version(params.id);
+        return render(imageType, image(hasImage(v) ? { kind, version: v } : null, kind, v.id), renderContext(ctx, request));
+      },
+    });
+    route(app, ctx, {
+      method: 'GET',
+      url: `${base}/image/${kind}`,
+      summary: `The ${kind} of a file version or record (?fileVersionId= or ?recordId=)`,
+      tag,
+      query: ImageQuery,
+      responses: { 200: { description: `The ${kind}, with its download URI`, schema: ImageSchema } },
+      handler: async ({ query, request }) => {
+        const rc = renderContext(ctx, request);
+        if (query.fileVersionId) {
+          const v = await version(query.fileVersionId);
+          return render(imageType, image(hasImage(v) ? { kind, version: v } : null, kind, v.id), rc);
+        }
+        if (query.recordId) {
+          const id = await record(query.recordId);
+          return render(imageType, image(await recordImage(rc, id, kind), kind, id), rc);
+        }
+        throw errors.badRequest(`GET /image/${kind} needs the query parameter fileVersionId or recordId.`);
+      },
     });
   }
 
-  app.get(`${base}/file/:id`, { schema: { summary: 'Read a file' } }, async (request: IdParams) => render(fileType, await file(request.params.id), renderContext(ctx, request)));
-  app.get(`${base}/file/:id/fileversions`, { schema: { summary: 'Versions of a file, oldest first' } }, async (request: IdParams) => {
-    const f = await file(request.params.id);
-    const rc = renderContext(ctx, request);
-    return list(rc, fileVersionType, await loadFiles.versionsOfFile(ctx.store, f.id), `${core(rc)}/file/${f.id}/fileversions`);
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/file/:id`,
+    summary: 'Read a file',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The file', schema: FileSchema } },
+    handler: async ({ params, request }) => render(fileType, await file(params.id), renderContext(ctx, request)),
   });
-  app.get(`${base}/file/:id/latestversion`, { schema: { summary: 'Newest version of a file' } }, async (request: IdParams) => {
-    const f = await file(request.params.id);
-    const latest = await loadFiles.latestOfFile(ctx.store, f.id);
-    if (!latest) throw errors.noDataFound('version of file', f.id);
-    return render(fileVersionType, await materialised(ctx, latest), renderContext(ctx, request));
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/file/:id/fileversions`,
+    summary: 'Versions of a file, oldest first',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The versions', schema: listOf(FileVersionSchema) } },
+    handler: async ({ params, request }) => {
+      const f = await file(params.id);
+      const rc = renderContext(ctx, request);
+      return list(rc, fileVersionType, await loadFiles.versionsOfFile(ctx.store, f.id), `${core(rc)}/file/${f.id}/fileversions`);
+    },
   });
-  app.get(`${base}/fileversion/:id`, { schema: { summary: 'Read a file version' } }, async (request: IdParams) => render(fileVersionType, await version(request.params.id), renderContext(ctx, request)));
-  app.get(`${base}/fileversion/:id/additionalfiles`, { schema: { summary: 'Renditions of a file version' } }, async (request: IdParams) => {
-    const row = await loadFiles.version(ctx.store, guidOr404('file version', request.params.id));
-    if (!row) throw errors.noDataFound('file version', request.params.id.slice(0, 100));
-    const rc = renderContext(ctx, request);
-    return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/fileversion/${row.id}/additionalfiles`);
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/file/:id/latestversion`,
+    summary: 'Newest version of a file',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The version', schema: FileVersionSchema } },
+    handler: async ({ params, request }) => {
+      const f = await file(params.id);
+      const latest = await loadFiles.latestOfFile(ctx.store, f.id);
+      if (!latest) throw errors.noDataFound('version of file', f.id);
+      return render(fileVersionType, await materialised(ctx, latest), renderContext(ctx, request));
+    },
   });
-  app.get(`${base}/additionalfile/:id`, { schema: { summary: 'Read an additional file (rendition)' } }, async (request: IdParams) =>
-    render(additionalFileType, await additional(request.params.id), renderContext(ctx, request)),
-  );
-  app.get(`${base}/additionalfile`, { schema: { summary: 'Additional files of a file version (query fileVersionId)' } }, async (request) => {
-    const versionId = requestParam(request, 'fileVersionId');
-    if (!versionId) throw errors.badRequest('GET /additionalfile needs the query parameter fileVersionId (or use /additionalfile/{id}).');
-    const row = await loadFiles.version(ctx.store, guidOr404('file version', versionId));
-    if (!row) throw errors.noDataFound('file version', versionId.slice(0, 100));
-    const rc = renderContext(ctx, request);
-    return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/additionalfile?fileVersionId=${row.id}`);
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/fileversion/:id`,
+    summary: 'Read a file version (its download link carries a signed, expiring URI)',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The version', schema: FileVersionSchema } },
+    handler: async ({ params, request }) => render(fileVersionType, await version(params.id), renderContext(ctx, request)),
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/fileversion/:id/additionalfiles`,
+    summary: 'Renditions of a file version',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The renditions', schema: listOf(AdditionalFileSchema) } },
+    handler: async ({ params, request }) => {
+      const row = await loadFiles.version(ctx.store, guidOr404('file version', params.id));
+      if (!row) throw errors.noDataFound('file version', params.id.slice(0, 100));
+      const rc = renderContext(ctx, request);
+      return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/fileversion/${row.id}/additionalfiles`);
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/additionalfile/:id`,
+    summary: 'Read an additional file (rendition)',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The rendition', schema: AdditionalFileSchema } },
+    handler: async ({ params, request }) => render(additionalFileType, await additional(params.id), renderContext(ctx, request)),
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/additionalfile`,
+    summary: 'Additional files of a file version (?fileVersionId=)',
+    tag,
+    query: z.object({ fileVersionId: z.string().max(100).optional() }).loose(),
+    responses: { 200: { description: 'The renditions', schema: listOf(AdditionalFileSchema) } },
+    handler: async ({ query, request }) => {
+      if (!query.fileVersionId) throw errors.badRequest('GET /additionalfile needs the query parameter fileVersionId (or use /additionalfile/{id}).');
+      const row = await loadFiles.version(ctx.store, guidOr404('file version', query.fileVersionId));
+      if (!row) throw errors.noDataFound('file version', query.fileVersionId.slice(0, 100));
+      const rc = renderContext(ctx, request);
+      return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/additionalfile?fileVersionId=${row.id}`);
+    },
   });
 
   // The download URI: no bearer token (the URI carries its own), only User-Agent is required (spec header table).
-  app.get(
-    '/download',
-    { schema: { summary: 'Bytes behind a download URI (Content-Disposition, Range, Location-Alias)' }, config: { headers: 'download' } },
-    async (request, reply) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/download',
+    summary: 'Bytes behind a download URI (Content-Disposition, Range, Location-Alias)',
+    tag,
+    policy: 'download',
+    query: z.object({ kind: z.string().optional(), id: z.string().optional(), expires: z.string().optional(), token: z.string().optional() }).loose(),
+    responses: {
+      200: { description: 'The bytes, with Content-Disposition', contentType: 'application/octet-stream' },
+      206: { description: 'The requested range', contentType: 'application/octet-stream' },
+      403: { description: 'The URI\'s token is missing, altered or expired' },
+      416: { description: 'The range is outside the file' },
+    },
+    handler: async ({ request, reply }) => {
       const alias = request.headers['location-alias'];
       if (alias !== undefined && !['us1', 'eu2', 'au1', 'cn1'].includes(String(alias).toLowerCase())) {
         throw errors.badRequest(`Location-Alias must be one of us1, eu2, au1, cn1; got '${String(alias).slice(0, 20)}'.`);
@@ -280,7 +394,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       }
       return sendBlob(ctx, request, reply, key, filename, mime);
     },
-  );
+  });
 }
 
 function contentDisposition(filename: string): string {

@@ -4,6 +4,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
+import { route } from '../routeTable';
+import { ErrorBodySchema, TokenSchema } from '../schemas';
+
+const OAuthErrorSchema = ErrorBodySchema.extend({ error: z.string(), error_description: z.string() });
 
 const TokenRequest = z.object({
   grant_type: z.string().max(100),
@@ -67,6 +71,7 @@ function sendOAuthError(reply: FastifyReply, err: OAuthError) {
 }
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
+  const tag = 'OAuth 2.0';
   interface ClientRow {
     client_id: string;
     secret: string;
@@ -75,7 +80,21 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const findClient = async (id: string | undefined) =>
     id ? (await ctx.store.query<ClientRow>('SELECT client_id, secret, user_id FROM clients WHERE client_id = $1', [id]))[0] : undefined;
 
-  app.post('/login/connect/token', { config: { headers: 'login' }, schema: { summary: 'OAuth 2.0 token endpoint' } }, async (request, reply) => {
+  route(app, ctx, {
+    method: 'POST',
+    url: '/login/connect/token',
+    summary: 'OAuth 2.0 token endpoint: client credentials, password, authorization code with PKCE',
+    tag,
+    policy: 'login',
+    body: TokenRequest,
+    bodyReadByHandler: true,
+    consumes: ['form', 'json'],
+    responses: {
+      200: { description: 'An access token', schema: TokenSchema },
+      400: { description: 'OAuth error (`error`, `error_description`)', schema: OAuthErrorSchema },
+      401: { description: 'OAuth error: unknown client or wrong secret', schema: OAuthErrorSchema },
+    },
+    handler: async ({ request, reply }) => {
     const parsed = TokenRequest.safeParse(request.body ?? {});
     if (!parsed.success) return sendOAuthError(reply, new OAuthError(400, 'invalid_request', parsed.error.issues[0]?.message ?? 'Invalid token request.'));
     const body = { ...parsed.data };
@@ -128,6 +147,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       return ctx.tokens.issue(client.client_id, client.user_id, 'api');
     }
     return sendOAuthError(reply, new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type '${body.grant_type.slice(0, 50)}'.`));
+    },
   });
 
   const checkAuthorize = async (input: unknown) => {
@@ -142,7 +162,15 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     return q;
   };
 
-  app.get('/login/connect/authorize', { config: { headers: 'login' }, schema: { summary: 'Authorization page (PKCE S256)' } }, async (request, reply) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/login/connect/authorize',
+    summary: 'Authorization page (PKCE S256): a one-button consent for admin',
+    tag,
+    policy: 'login',
+    query: AuthorizeRequest.partial().loose(),
+    responses: { 200: { description: 'The consent page', contentType: 'text/html' } },
+    handler: async ({ request, reply }) => {
     const q = await checkAuthorize(request.query);
     const hidden = Object.entries(q)
       .filter(([, v]) => v !== undefined)
@@ -154,9 +182,20 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
 <body><h1>DAM emulator</h1><p>Allow <b>${escapeHtml(q.client_id)}</b> to act as <b>admin</b>?</p>
 <form method="post" action="authorize">${hidden}<button type="submit" id="allow">Allow</button></form></body></html>`;
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
+    },
   });
 
-  app.post('/login/connect/authorize', { config: { headers: 'login' }, schema: { summary: 'Consent: issues the code and redirects' } }, async (request, reply) => {
+  route(app, ctx, {
+    method: 'POST',
+    url: '/login/connect/authorize',
+    summary: 'Consent: issues the code and redirects to redirect_uri',
+    tag,
+    policy: 'login',
+    body: AuthorizeRequest,
+    bodyReadByHandler: true,
+    consumes: ['form'],
+    responses: { 302: { description: 'To redirect_uri with code, state and scope' } },
+    handler: async ({ request, reply }) => {
     const q = await checkAuthorize(request.body ?? {});
     const code = randomBytes(32).toString('base64url');
     const client = (await findClient(q.client_id))!;
@@ -169,5 +208,6 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     if (q.state !== undefined) target.searchParams.set('state', q.state);
     target.searchParams.set('scope', 'api');
     return reply.redirect(target.toString(), 302);
+    },
   });
 }

@@ -1,49 +1,46 @@
-// Maintenance jobs: POST /maintenancejobs queues a CreateRenditions job that runs in the background (Pending →
-// Executing → Success | PartiallyFailed | Failed) and writes real additional files; jobs are read back one by one
-// and as a list.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Maintenance jobs (CreateRenditions, ChangeRecordStatus), download orders and the search index: work the service
+// does in the background after the request answered. Jobs need the spec's maintenance rights.
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
+import { downloadUri } from '../domain/files';
+import { jobs, planJob, runJob, type JobRow } from '../domain/maintenance';
 import { core } from '../domain/model';
-import { hasImage, materialised, newId, loadFiles, type FileVersionRow } from '../domain/files';
-import { removeBackground } from '../domain/removeBackground';
-import { defineType, normaliseGuid, render, renderContext } from '../hal';
-import { docSchema, parseBody } from '../validate';
-
-const EXECUTE = '.RoleExecuteMaintenanceJobs';
-const VIEW = '.RoleViewMaintenanceJobs';
+import { orders, processOrder, type OrderRow } from '../domain/orders';
+import { defineType, render, renderContext } from '../hal';
+import { Segment, created, noContent, route } from '../routeTable';
+import { MaintenanceJobSchema, OrderSchema, list } from '../schemas';
 
 export const MaintenanceJobBody = z
   .object({
     type: z.string().max(50).optional(),
+    priority: z.string().max(20).nullish(),
     targets: z.array(z.object({ recordId: z.string().max(100) }).loose()).min(1).max(1000),
     actions: z
-      .array(z.object({ action: z.string().min(1).max(100), parameters: z.object({ presets: z.array(z.string().max(200)).max(50).optional() }).loose().nullish() }).loose())
+      .array(
+        z
+          .object({
+            action: z.string().min(1).max(100),
+            parameters: z.object({ presets: z.array(z.string().max(200)).max(50).optional(), status: z.string().max(40).optional() }).loose().nullish(),
+          })
+          .loose(),
+      )
       .min(1)
       .max(20),
   })
   .loose();
 
-const Preset = z
-  .object({ name: z.string(), format: z.string(), size: z.number().int().positive().optional(), usages: z.array(z.string()).optional(), aiActions: z.array(z.string()).optional() })
+export const OrderBody = z
+  .object({
+    type: z.string().max(50),
+    targets: z
+      .array(z.object({ recordId: z.string().max(100), targetTypes: z.array(z.string().max(100)).max(20).optional(), assetType: z.string().max(100).optional() }).loose())
+      .min(1)
+      .max(1000),
+    disableNotification: z.boolean().optional(),
+  })
   .loose();
-type Preset = z.infer<typeof Preset>;
-
-interface JobRow {
-  id: string;
-  type: string;
-  status: string;
-  actions: { action: string; parameters: { presets?: string[] } }[];
-  targets: { recordId: string }[];
-  targets_count: number;
-  failed_targets_count: number;
-  errors: { recordId: string; message: string }[];
-  message: string | null;
-  created_on: Date;
-  started_on: Date | null;
-  finished_on: Date | null;
-  created_by: number;
-}
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -62,6 +59,7 @@ export const maintenanceJobType = defineType<JobRow>({
     id: j.id,
     type: j.type,
     status: j.status,
+    priority: j.priority,
     actions: j.actions,
     targets: j.targets,
     targetsCount: j.targets_count,
@@ -75,139 +73,134 @@ export const maintenanceJobType = defineType<JobRow>({
   relations: [],
 });
 
-const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff' };
-const DEFAULT_SIZE = 1024;
+/** `deliveredFiles` are minted per read: each link carries a fresh expiry and its signature. */
+export const orderType = defineType<OrderRow>({
+  name: 'order',
+  self: (o, rc) => `${core(rc)}/order/${o.id}`,
+  attributes: (o, rc) => ({
+    id: o.id,
+    type: o.type,
+    status: o.status,
+    targets: o.targets,
+    deliveredFiles: o.delivered.map((d) => downloadUri(rc, 'fileversion', d.fileVersionId)),
+    errors: o.errors,
+    disableNotification: o.disable_notification,
+    createdOn: iso(o.created_on),
+    finishedOn: iso(o.finished_on),
+  }),
+  relations: [],
+});
+
+const IdParams = z.object({ id: Segment });
 
 export async function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
-  const { errors } = ctx;
+  await jobs.failInterrupted(ctx.store);
 
-  // A job that was running when the emulator was killed will never finish: say so instead of leaving it Executing.
-  await ctx.store.query(
-    `UPDATE maintenance_jobs SET status = 'Failed', message = 'The emulator stopped while the job was running; submit it again.', finished_on = now()
-     WHERE status IN ('Pending', 'Queued', 'Executing')`,
-  );
-
-  async function presets(): Promise<Preset[]> {
-    const row = (await ctx.store.query<{ value: unknown }>(`SELECT coalesce(s.value, d.default_value) AS value FROM setting_definitions d LEFT JOIN settings s ON s.name = d.name WHERE d.name = '.renditionPreset'`))[0];
-    const parsed = z.array(Preset).safeParse(typeof row?.value === 'string' ? JSON.parse(row.value) : (row?.value ?? []));
-    return parsed.success ? parsed.data : [];
-  }
-
-  async function find(id: string): Promise<JobRow> {
-    const guid = normaliseGuid(id);
-    const row = guid ? (await ctx.store.query<JobRow>('SELECT * FROM maintenance_jobs WHERE id = $1', [guid]))[0] : undefined;
-    if (!row) throw errors.noDataFound('maintenance job', id.slice(0, 100));
-    return row;
-  }
-
-  /** One rendition of one version: resize to fit the preset's size (never enlarge), apply AI actions, encode. */
-  async function renderRendition(version: FileVersionRow, preset: Preset, jobId: string) {
-    const { Jimp } = await import('jimp');
-    const image = await Jimp.read(await ctx.blobs.bytes(version.blob!));
-    const box = preset.size ?? DEFAULT_SIZE;
-    if (Math.max(image.width, image.height) > box) image.scaleToFit({ w: box, h: box });
-    const actions = (preset.aiActions ?? []).map((a) => a.toLowerCase());
-    if (actions.includes('removebackground')) removeBackground(image.bitmap);
-    const format = preset.format.toLowerCase().replace(/^\./, '');
-    const mime = MIME[format];
-    if (!mime) throw new Error(`the preset '${preset.name}' asks for the format '${preset.format}', which cannot be written`);
-    const bytes = mime === 'image/jpeg' ? await image.getBuffer('image/jpeg', { quality: 85 }) : await image.getBuffer(mime as 'image/png');
-    const written = await ctx.blobs.put(bytes);
-    const replaced = await ctx.store.transaction(async (tx) => {
-      const old = await tx.query<{ blob: string }>('DELETE FROM additional_files WHERE file_version_id = $1 AND preset = $2 RETURNING blob', [version.id, preset.name]);
-      await tx.query(
-        `INSERT INTO additional_files (id, file_version_id, name, label, preset, format, mime_type, usages, width, height, file_size, blob, job_id, created_on)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [newId(), version.id, preset.name, preset.name, preset.name, format, mime, JSON.stringify(preset.usages ?? []), image.width, image.height, written.size, written.key, jobId, ctx.clock.now().toISOString()],
-      );
-      return old;
-    });
-    for (const old of replaced) await ctx.blobs.remove(old.blob);
-  }
-
-  async function run(job: JobRow, wanted: Preset[]) {
-    const started = ctx.clock.now();
-    await ctx.store.query(`UPDATE maintenance_jobs SET status = 'Executing', started_on = $2 WHERE id = $1`, [job.id, started.toISOString()]);
-    const failures: { recordId: string; message: string }[] = [];
-    for (const target of job.targets) {
-      try {
-        const recordId = normaliseGuid(target.recordId);
-        const record = recordId ? (await ctx.store.query('SELECT 1 FROM records WHERE id = $1', [recordId]))[0] : undefined;
-        if (!record || !recordId) throw new Error(`no record with id '${target.recordId}'`);
-        const master = (await ctx.store.query<{ id: string }>('SELECT id FROM files WHERE record_id = $1 AND is_master ORDER BY created_on LIMIT 1', [recordId]))[0];
-        const latest = master ? await loadFiles.latestOfFile(ctx.store, master.id) : undefined;
-        if (!latest) throw new Error(`record '${recordId}' has no file`);
-        const version = await materialised(ctx, latest);
-        if (!hasImage(version)) throw new Error(`record '${recordId}' has no image file: '${version.filename}' is not an image (HasImage=false)`);
-        for (const preset of wanted) await renderRendition(version, preset, job.id);
-      } catch (err) {
-        failures.push({ recordId: target.recordId, message: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    const total = job.targets.length;
-    const status = failures.length === 0 ? 'Success' : failures.length === total ? 'Failed' : 'PartiallyFailed';
-    const message =
-      status === 'Success'
-        ? `Created ${wanted.map((p) => p.name).join(', ')} for ${total} record(s).`
-        : `${failures.length} of ${total} target(s) failed: ${failures.map((f) => f.message).join('; ').slice(0, 1000)}`;
-    await ctx.store.query(
-      `UPDATE maintenance_jobs SET status = $2, failed_targets_count = $3, errors = $4, message = $5, finished_on = $6 WHERE id = $1`,
-      [job.id, status, failures.length, JSON.stringify(failures), message, ctx.clock.now().toISOString()],
-    );
-  }
-
-  app.post(
-    `${base}/maintenancejobs`,
-    { schema: { summary: 'Submit a maintenance job (CreateRenditions)' }, config: { bodySchema: docSchema(MaintenanceJobBody) } },
-    async (request, reply) => {
-      const caller = ctx.auth.require(request, EXECUTE);
-      ctx.auth.require(request, VIEW);
-      const body = parseBody(MaintenanceJobBody, request.body);
-      const type = body.type ?? 'record';
-      if (type.toLowerCase() !== 'record') throw errors.validation(`Maintenance job type '${type.slice(0, 50)}' is not supported; use 'record'.`);
-      const known = await presets();
-      const wanted: Preset[] = [];
-      const actions = body.actions.map((a) => {
-        if (a.action.toLowerCase() !== 'createrenditions') throw errors.validation(`Unknown maintenance action '${a.action.slice(0, 100)}'; supported: CreateRenditions.`);
-        const names = a.parameters?.presets ?? [];
-        if (!names.length) throw errors.validation('CreateRenditions needs parameters.presets with at least one preset name.');
-        const unknown = names.filter((n) => !known.some((p) => p.name.toLowerCase() === n.toLowerCase()));
-        if (unknown.length) {
-          throw errors.validation(
-            `Unknown rendition preset${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n.slice(0, 100)}'`).join(', ')}; the setting .renditionPreset has: ${known.map((p) => p.name).join(', ')}.`,
-          );
-        }
-        for (const n of names) {
-          const preset = known.find((p) => p.name.toLowerCase() === n.toLowerCase())!;
-          if (!wanted.includes(preset)) wanted.push(preset);
-        }
-        return { action: 'CreateRenditions', parameters: { presets: names } };
-      });
-      const id = newId();
-      const targets = body.targets.map((t) => ({ recordId: normaliseGuid(t.recordId) ?? t.recordId }));
-      await ctx.store.query(
-        `INSERT INTO maintenance_jobs (id, type, status, actions, targets, targets_count, created_on, created_by) VALUES ($1, 'record', 'Pending', $2, $3, $4, $5, $6)`,
-        [id, JSON.stringify(actions), JSON.stringify(targets), targets.length, ctx.clock.now().toISOString(), caller.userId],
-      );
-      const job = await find(id);
-      ctx.background(() => run(job, wanted));
+  route(app, ctx, {
+    method: 'POST',
+    url: `${base}/maintenancejobs`,
+    summary: 'Submit a maintenance job (CreateRenditions with presets, ChangeRecordStatus with a status)',
+    tag: 'Maintenance jobs',
+    rights: [Rights.ExecuteMaintenanceJobs, Rights.ViewMaintenanceJobs],
+    action: 'run maintenance jobs',
+    body: MaintenanceJobBody,
+    responses: { 201: { description: 'The job, Pending; follow it at its Location', schema: MaintenanceJobSchema } },
+    handler: async ({ body, request, reply, caller }) => {
+      const plan = await planJob(ctx.store, body);
+      const job = await jobs.create(ctx.store, body, plan, caller().userId, ctx.clock.now());
+      ctx.background(() => runJob(ctx, job, plan));
       const rc = renderContext(ctx, request);
-      reply.code(201).header('Location', `${core(rc)}/maintenancejob/${id}`);
-      return render(maintenanceJobType, job, rc);
+      return created(reply, `${core(rc)}/maintenancejob/${job.id}`, await render(maintenanceJobType, job, rc));
     },
-  );
-
-  app.get(`${base}/maintenancejobs`, { schema: { summary: 'Maintenance jobs, newest first' } }, async (request) => {
-    ctx.auth.require(request, VIEW);
-    const rc = renderContext(ctx, request);
-    const rows = await ctx.store.query<JobRow>('SELECT * FROM maintenance_jobs ORDER BY created_on DESC, id LIMIT 200');
-    const items = await Promise.all(rows.map((r) => render(maintenanceJobType, r, rc)));
-    return { items, totalCount: items.length, _links: { self: { href: `${core(rc)}/maintenancejobs` } } };
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/maintenancejobs`,
+    summary: 'Maintenance jobs, newest first',
+    tag: 'Maintenance jobs',
+    rights: [Rights.ViewMaintenanceJobs],
+    action: 'view maintenance jobs',
+    responses: { 200: { description: 'The jobs', schema: list(MaintenanceJobSchema) } },
+    handler: async ({ request }) => {
+      const rc = renderContext(ctx, request);
+      const items = await Promise.all((await jobs.latest(ctx.store)).map((r) => render(maintenanceJobType, r, rc)));
+      return { items, totalCount: items.length, _links: { self: { href: `${core(rc)}/maintenancejobs` } } };
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/maintenancejob/:id`,
+    summary: 'Read a maintenance job and its status',
+    tag: 'Maintenance jobs',
+    rights: [Rights.ViewMaintenanceJobs],
+    action: 'view maintenance jobs',
+    params: IdParams,
+    responses: { 200: { description: 'The job', schema: MaintenanceJobSchema } },
+    handler: async ({ params, request }) => render(maintenanceJobType, await jobs.find(ctx.store, params.id), renderContext(ctx, request)),
   });
 
-  app.get(`${base}/maintenancejob/:id`, { schema: { summary: 'Read a maintenance job and its status' } }, async (request: FastifyRequest<{ Params: { id: string } }>) => {
-    ctx.auth.require(request, VIEW);
-    return render(maintenanceJobType, await find(request.params.id), renderContext(ctx, request));
+  route(app, ctx, {
+    method: 'POST',
+    url: [`${base}/orders`, `${base}/order`],
+    summary: 'Create a download order; once done it lists deliveredFiles (download links)',
+    tag: 'Orders',
+    body: OrderBody,
+    responses: { 201: { description: 'The order, Pending; follow it at its Location', schema: OrderSchema } },
+    handler: async ({ body, request, reply, caller }) => {
+      const order = await orders.create(ctx.store, body.type, body.targets, body.disableNotification ?? false, caller().userId, ctx.clock.now());
+      ctx.background(() => processOrder(ctx, order));
+      const rc = renderContext(ctx, request);
+      return created(reply, `${core(rc)}/order/${order.id}`, await render(orderType, order, rc));
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/orders`,
+    summary: 'Orders, newest first',
+    tag: 'Orders',
+    responses: { 200: { description: 'The orders', schema: list(OrderSchema) } },
+    handler: async ({ request }) => {
+      const rc = renderContext(ctx, request);
+      const items = await Promise.all((await orders.latest(ctx.store)).map((o) => render(orderType, o, rc)));
+      return { items, totalCount: items.length, _links: { self: { href: `${core(rc)}/orders` } } };
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/order/:id`,
+    summary: 'Read an order, with its deliveredFiles once it is done',
+    tag: 'Orders',
+    params: IdParams,
+    responses: { 200: { description: 'The order', schema: OrderSchema } },
+    handler: async ({ params, request }) => render(orderType, await orders.find(ctx.store, params.id), renderContext(ctx, request)),
+  });
+
+  route(app, ctx, {
+    method: 'PUT',
+    url: `${base}/searchindex`,
+    summary: 'Schedule a rebuild of the search index ({ "rebuildScheduled": true }); the emulator\'s index is always current',
+    tag: 'Search',
+    rights: [Rights.SystemAdministration],
+    action: 'rebuild the search index',
+    body: z.object({ rebuildScheduled: z.boolean() }).loose(),
+    responses: { 204: { description: 'Scheduled' } },
+    handler: async ({ body, reply }) => {
+      if (body.rebuildScheduled) {
+        await ctx.store.query(`INSERT INTO meta (key, value) VALUES ('searchIndexRebuiltOn', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [ctx.clock.now().toISOString()]);
+      }
+      return noContent(reply);
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/searchindex`,
+    summary: 'State of the search index',
+    tag: 'Search',
+    responses: { 200: { description: 'Whether a rebuild is pending, and when the last one ran', schema: z.object({ rebuildScheduled: z.boolean(), lastRebuiltOn: z.string().nullable() }) } },
+    handler: async () => {
+      const row = (await ctx.store.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'searchIndexRebuiltOn'`))[0];
+      return { rebuildScheduled: false, lastRebuiltOn: row?.value ?? null };
+    },
   });
 }

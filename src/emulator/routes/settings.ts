@@ -1,28 +1,16 @@
-// Settings and setting definitions (e.g. `.renditionPreset`): list, read by name or id, partial update of a value.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Settings and setting definitions (e.g. `.renditionPreset`): list, read by name or id, change a value (administrators).
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
 import { core } from '../domain/model';
-import { defineType, normaliseGuid, render, renderContext } from '../hal';
-import { docSchema, parseBody } from '../validate';
+import { settings, type SettingDefinitionRow, type SettingRow } from '../domain/settings';
+import { defineType, render, renderContext } from '../hal';
+import { ListQuery, Segment, noContent, route } from '../routeTable';
+import { SettingDefinitionSchema, SettingSchema, paged } from '../schemas';
 import { listSmall } from './collection';
-import { Hooks, HOOKS_SETTING } from '../domain/fileVersionHooks';
 
-interface DefinitionRow {
-  name: string;
-  id: string;
-  category: string;
-  data_type: string;
-  description: string;
-  default_value: unknown;
-}
-interface SettingRow extends DefinitionRow {
-  value: unknown;
-  is_default: boolean;
-  modified_on: Date | null;
-}
-
-export const settingDefinitionType = defineType<DefinitionRow>({
+export const settingDefinitionType = defineType<SettingDefinitionRow>({
   name: 'settingdefinition',
   self: (d, rc) => `${core(rc)}/settingdefinition/${encodeURIComponent(d.name)}`,
   attributes: (d) => ({ id: d.id, name: d.name, category: d.category, dataType: d.data_type, description: d.description, defaultValue: d.default_value }),
@@ -52,67 +40,62 @@ export const settingType = defineType<SettingRow>({
   ],
 });
 
-const SETTINGS_SQL = `SELECT d.*, coalesce(s.value, d.default_value) AS value, s.value IS NULL AS is_default, s.modified_on
-  FROM setting_definitions d LEFT JOIN settings s ON s.name = d.name`;
-
-/** A rendition preset as the maintenance-job engine reads it. */
-const Preset = z
-  .object({
-    name: z.string().min(1).max(200),
-    format: z.string().min(1).max(20),
-    usages: z.array(z.string().max(100)).max(50).optional(),
-    size: z.number().int().positive().max(20_000).optional(),
-    aiActions: z.array(z.string().max(100)).max(10).optional(),
-  })
-  .loose();
-
 export const SettingBody = z.object({ value: z.unknown() }).loose();
-
-type Params = FastifyRequest<{ Params: { name: string } }>;
+const NameParams = z.object({ name: Segment });
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
-  const base = '/api/core';
-  const { errors } = ctx;
-
-  async function find(nameOrId: string): Promise<SettingRow> {
-    const row = (await ctx.store.query<SettingRow>(`${SETTINGS_SQL} WHERE lower(d.name) = lower($1::text) OR d.id = $2::text`, [nameOrId, normaliseGuid(nameOrId) ?? '']))[0];
-    if (!row) throw errors.noDataFound('setting', nameOrId.slice(0, 200));
-    return row;
-  }
-
-  app.get(`${base}/settings`, { schema: { summary: 'List settings' } }, async (request) =>
-    listSmall(ctx, request, settingType, await ctx.store.query<SettingRow>(`${SETTINGS_SQL} ORDER BY d.name`)),
-  );
-  app.get(`${base}/setting/:name`, { schema: { summary: 'Read a setting by name (e.g. .renditionPreset) or id' } }, async (request: Params) =>
-    render(settingType, await find(request.params.name), renderContext(ctx, request)),
-  );
-  app.put(`${base}/setting/:name`, { schema: { summary: 'Change a setting value (null resets it to the default)' }, config: { bodySchema: docSchema(SettingBody) } }, async (request: Params) => {
-    const body = parseBody(SettingBody, request.body);
-    const row = await find(request.params.name);
-    if (!('value' in body)) throw errors.validation('value is required.');
-    if (body.value === null) {
-      await ctx.store.query('DELETE FROM settings WHERE name = $1', [row.name]);
-    } else {
-      if (row.name === '.renditionPreset') {
-        const presets = z.array(Preset).max(200).safeParse(body.value);
-        if (!presets.success) throw errors.validation(`Invalid rendition presets: ${presets.error.issues[0]?.message ?? ''}`);
-      }
-      if (row.name === HOOKS_SETTING) {
-        const hooks = Hooks.safeParse(body.value);
-        if (!hooks.success) throw errors.validation(`Invalid ${HOOKS_SETTING}: a list of URLs or { "url", "mode": "json" | "page-hook" } (${hooks.error.issues[0]?.message ?? ''})`);
-      }
-      await ctx.store.query(
-        `INSERT INTO settings (name, value, modified_on) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, modified_on = excluded.modified_on`,
-        [row.name, JSON.stringify(body.value), ctx.clock.now().toISOString()],
-      );
-    }
-    return render(settingType, await find(row.name), renderContext(ctx, request));
+  const tag = 'Settings';
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/core/settings',
+    summary: 'List settings',
+    tag,
+    query: ListQuery,
+    responses: { 200: { description: 'A page of settings', schema: paged(SettingSchema) } },
+    handler: async ({ request }) => listSmall(ctx, request, settingType, await settings.list(ctx.store)),
   });
-
-  app.get(`${base}/settingdefinitions`, { schema: { summary: 'List setting definitions' } }, async (request) =>
-    listSmall(ctx, request, settingDefinitionType, await ctx.store.query<DefinitionRow>('SELECT * FROM setting_definitions ORDER BY name')),
-  );
-  app.get(`${base}/settingdefinition/:name`, { schema: { summary: 'Read a setting definition' } }, async (request: Params) =>
-    render(settingDefinitionType, await find(request.params.name), renderContext(ctx, request)),
-  );
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/core/setting/:name',
+    summary: 'Read a setting by name (e.g. .renditionPreset) or id',
+    tag,
+    params: NameParams,
+    responses: { 200: { description: 'The setting', schema: SettingSchema } },
+    handler: async ({ params, request }) => render(settingType, await settings.find(ctx.store, params.name), renderContext(ctx, request)),
+  });
+  route(app, ctx, {
+    method: 'PUT',
+    url: '/api/core/setting/:name',
+    summary: 'Change a setting value (null resets it to the default)',
+    tag,
+    rights: [Rights.SystemAdministration],
+    action: 'change settings',
+    params: NameParams,
+    body: SettingBody,
+    responses: { 204: { description: 'Changed' } },
+    handler: async ({ params, body, reply }) => {
+      const row = await settings.find(ctx.store, params.name);
+      if (!('value' in body)) throw ctx.errors.validation('value is required.');
+      await settings.set(ctx.store, row.name, body.value, ctx.clock.now());
+      return noContent(reply);
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/core/settingdefinitions',
+    summary: 'List setting definitions',
+    tag,
+    query: ListQuery,
+    responses: { 200: { description: 'A page of setting definitions', schema: paged(SettingDefinitionSchema) } },
+    handler: async ({ request }) => listSmall(ctx, request, settingDefinitionType, await settings.definitions(ctx.store)),
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/core/settingdefinition/:name',
+    summary: 'Read a setting definition',
+    tag,
+    params: NameParams,
+    responses: { 200: { description: 'The definition', schema: SettingDefinitionSchema } },
+    handler: async ({ params, request }) => render(settingDefinitionType, await settings.find(ctx.store, params.name), renderContext(ctx, request)),
+  });
 }

@@ -1,6 +1,6 @@
 // Work-management routes ({ops_url}): simple-task creation with every rule of the spec, task reads,
 // delegation, accept/close, document-upload slots and the task-scoped attachment flow.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { consumeUploadByFileId } from '../domain/uploads';
 import { z } from 'zod';
 import {
@@ -14,6 +14,8 @@ import {
   formatNaive,
 } from '../../core/tasks';
 import type { Caller, EmulatorContext } from '../context';
+import { route } from '../routeTable';
+import { TaskSchema, opsCollection } from '../schemas';
 import { normaliseGuid, type Json } from '../hal';
 import type { Queryable } from '../storage/store';
 import * as repo from '../domain/tasks/repository';
@@ -32,15 +34,33 @@ import {
 } from '../domain/tasks/render';
 
 const Id = z.coerce.number().int().positive().max(2_147_483_647);
-const TaskParams = z.object({ taskId: z.string() });
+const TaskParams = z.object({ taskId: z.string().max(100) });
+/** A work-management body: read member by member with the service's rules (names in any case). */
+const TaskBody = z.record(z.string(), z.unknown());
+const WindowQuery = z.object({ limit: z.string().max(12).optional(), offset: z.string().max(12).optional() }).loose();
 const SlotParams = TaskParams.extend({ documentId: z.string() });
 const AttachmentParams = SlotParams.extend({ attachmentId: z.string() });
-const Body = z.record(z.string(), z.unknown());
+const Body = TaskBody;
 
 /** Case-insensitive member access: the service binds JSON names without regard to case. */
 function member(body: Record<string, unknown>, name: string): unknown {
   const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
   return key === undefined ? undefined : body[key];
+}
+
+/**
+ * `assignedTo` (a user id, or a list of ids or `{ userID }`), as one public client sends to
+ * POST /api/tasks/simple-tasks: the documented `assignees` when the body names no people otherwise.
+ */
+function withAssignedTo(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const record = body as Record<string, unknown>;
+  const assignedTo = member(record, 'assignedTo');
+  if (assignedTo === undefined || member(record, 'assignees') !== undefined || member(record, 'taskRoles') !== undefined) return body;
+  const list = Array.isArray(assignedTo) ? assignedTo : [assignedTo];
+  const assignees = list.map((a) => (typeof a === 'object' && a !== null ? a : { userID: a }));
+  const rest = Object.fromEntries(Object.entries(record).filter(([k]) => k.toLowerCase() !== 'assignedto'));
+  return { ...rest, assignees };
 }
 
 function intMember(body: Record<string, unknown>, name: string): number | undefined | null {
@@ -52,6 +72,7 @@ function intMember(body: Record<string, unknown>, name: string): number | undefi
 
 export async function register(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
   const { store, errors } = ctx;
+  const tag = 'Work management';
   const isAdmin = (caller: Caller) => ctx.auth.has(caller, Right.SystemAdministration);
 
   async function viewerOf(q: Queryable, caller: Caller): Promise<Viewer> {
@@ -78,6 +99,14 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
 
   const fail = (v: TaskViolation) => errors.taskRule(v.status, v.message);
 
+  /** A task status by number or name (`4`, `Assigned`). */
+  function taskStatusOf(text: string): number {
+    const byNumber = /^\d{1,2}$/.test(text) ? Number(text) : undefined;
+    const found = Object.entries(TaskStatus).find(([name, value]) => value === byNumber || name.toLowerCase() === text.toLowerCase());
+    if (!found) throw errors.badRequest(`'${text.slice(0, 40)}' is not a task status; use a number or name: ${Object.entries(TaskStatus).map(([n, v]) => `${v} ${n}`).join(', ')}.`);
+    return found[1];
+  }
+
   /** The spec's privilege rule for creating simple tasks; the activity edit list is per project. */
   async function requireTaskCreation(caller: Caller, body: unknown): Promise<void> {
     const rights = Object.values(Right).filter((r) => ctx.auth.has(caller, r));
@@ -88,10 +117,19 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     if (denial) throw errors.accessDeniedBecause(denial);
   }
 
-  app.post('/api/simple-tasks', async (request, reply) => {
+  route(app, ctx, {
+    method: 'POST',
+    url: ['/api/simple-tasks', '/api/tasks/simple-tasks'],
+    summary: "Create a simple (non-review) task on a project; the spec's rules, answers the task (201)",
+    tag,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 201: { description: 'The task (with `message` when dates and duration disagreed)', schema: TaskSchema } },
+    handler: async ({ request, reply }) => {
     const caller = ctx.auth.caller(request);
-    await requireTaskCreation(caller, request.body);
-    const read = readSimpleTaskRequest(request.body);
+    const sent = withAssignedTo(request.body);
+    await requireTaskCreation(caller, sent);
+    const read = readSimpleTaskRequest(sent);
     if (!read.request) throw fail(read.violations[0]!);
     const req: SimpleTaskRequest = read.request;
     return store.transaction(async (tx) => {
@@ -122,20 +160,35 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       reply.code(201).header('Location', taskHref(ctx.origin(request), id));
       return body;
     });
+  },
   });
 
-  app.get('/api/tasks', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks',
+    summary: "Tasks (paged by limit and offset)",
+    tag,
+    query: WindowQuery,
+    responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
+    handler: async ({ request }) => {
     const caller = ctx.auth.caller(request);
     const window = parseWindow(request);
     const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
     const viewer = await viewerOf(store, caller);
     const origin = ctx.origin(request);
     return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+  },
   });
 
   // Not in the spec's table (its task form needs the project's status, start date and calendars); the
   // emulator answers it so the task form can offer the tenant's projects.
-  app.get('/api/projects', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/projects',
+    summary: "Projects, with their status, start date and calendars (the task form needs them; not in the spec's table)",
+    tag,
+    responses: { 200: { description: 'The projects', schema: opsCollection('Project', z.unknown()) } },
+    handler: async ({ request }) => {
     ctx.auth.caller(request);
     const projects = await repo.listProjects(store);
     const window = { offset: 0, limit: Math.max(1, projects.length) };
@@ -148,16 +201,72 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
     }));
     return collection('Project', items, projects.length, window, request, ctx.origin(request));
+  },
   });
 
-  app.get('/api/tasks/:taskId', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks/:taskId',
+    summary: "Read a task, with its assignee ids",
+    tag,
+    params: TaskParams,
+    responses: { 200: { description: 'The task', schema: TaskSchema } },
+    handler: async ({ request }) => {
     const caller = ctx.auth.caller(request);
     const { taskId } = TaskParams.parse(request.params);
     const task = await taskOr404(store, taskId);
     return renderTask(task, await viewerOf(store, caller), ctx.origin(request));
+  },
   });
 
-  app.post('/api/tasks/:taskId/delegate', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks/mine',
+    summary: "The caller's tasks (as an assignee, directly or through a group), optionally of some statuses (?status=4,5)",
+    tag,
+    query: WindowQuery.extend({ status: z.string().max(200).optional() }),
+    responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
+    handler: async ({ request, query, caller }) => {
+      const viewer = await viewerOf(store, caller());
+      const statuses = query.status ? query.status.split(',').map((s) => taskStatusOf(s.trim())) : undefined;
+      const window = parseWindow(request);
+      const { total, tasks } = await repo.listTasksOf(store, [viewer.userId, ...viewer.groups], statuses, window.offset, window.limit);
+      const origin = ctx.origin(request);
+      return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks/:taskId/assignees',
+    summary: 'The people of a task (assignees, or task roles), with their taskAssigneeId',
+    tag,
+    params: TaskParams,
+    query: WindowQuery,
+    responses: { 200: { description: 'The assignees', schema: opsCollection('Assignee', z.unknown()) } },
+    handler: async ({ params, request }) => {
+      const task = await taskOr404(store, params.taskId);
+      const window = parseWindow(request);
+      const people = task.people.map((p) => ({
+        taskAssigneeId: p.id,
+        ...(p.user_id !== null ? { userID: p.user_id } : { roleID: p.role_id }),
+        estimatedWork: p.estimated_work,
+        ...(p.delegated_from !== null ? { delegatedFrom: p.delegated_from } : {}),
+      }));
+      const origin = ctx.origin(request);
+      return collection('Assignee', people.slice(window.offset, window.offset + window.limit), people.length, window, request, origin);
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/tasks/:taskId/delegate',
+    summary: "Delegate a task: replace one assignee (taskAssigneeId) by another user (newUserId)",
+    tag,
+    params: TaskParams,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 200: { description: 'The task after the delegation', schema: TaskSchema } },
+    handler: async ({ request }) => {
     const caller = ctx.auth.caller(request);
     const { taskId } = TaskParams.parse(request.params);
     const body = bodyOf(request);
@@ -188,6 +297,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       await repo.reassign(tx, assignee.id, newUserId);
       return renderTask((await repo.loadTask(tx, task.id))!, viewer, ctx.origin(request));
     });
+  },
   });
 
   // Accept and close move a task along the two transitions every client needs; others are not modelled.
@@ -196,7 +306,14 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     ['close', TaskStatus.InProcess, TaskStatus.Closed, 'Only an InProcess (5) task can be closed'],
   ];
   for (const [action, from, to, refusal] of transitions) {
-    app.post(`/api/tasks/:taskId/${action}`, async (request) => {
+    route(app, ctx, {
+      method: 'POST',
+      url: `/api/tasks/:taskId/${action}`,
+      summary: "`${action === 'accept' ? 'Accept an Assigned task' : 'Close an InProcess task'}`",
+      tag,
+      params: TaskParams,
+      responses: { 200: { description: 'The task after the transition', schema: TaskSchema } },
+      handler: async ({ request }) => {
       const caller = ctx.auth.caller(request);
       const { taskId } = TaskParams.parse(request.params);
       return store.transaction(async (tx) => {
@@ -209,10 +326,19 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         await repo.setTaskStatus(tx, task.id, to);
         return renderTask((await repo.loadTask(tx, task.id))!, viewer, ctx.origin(request));
       });
+    },
     });
   }
 
-  app.get('/api/tasks/:taskId/document-uploads', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks/:taskId/document-uploads',
+    summary: "Upload slots of a task, each with a documentId",
+    tag,
+    params: TaskParams,
+    query: WindowQuery,
+    responses: { 200: { description: 'The slots', schema: opsCollection('DocumentUpload', z.unknown()) } },
+    handler: async ({ request }) => {
     ctx.auth.caller(request);
     const { taskId } = TaskParams.parse(request.params);
     const task = await taskOr404(store, taskId);
@@ -221,6 +347,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     const origin = ctx.origin(request);
     const page = slots.slice(window.offset, window.offset + window.limit).map((s) => renderSlot(s, origin));
     return collection('DocumentUpload', page, slots.length, window, request, origin);
+  },
   });
 
   /** The attachment flow's preconditions: the caller works on the task, it is In Process, the slot is open. */
@@ -237,7 +364,16 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     return { caller, task, slot };
   }
 
-  app.post('/api/tasks/:taskId/document-uploads/:documentId/attachments', async (request, reply: FastifyReply) => {
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/tasks/:taskId/document-uploads/:documentId/attachments',
+    summary: "Create an attachment in a task's open upload slot (title required; objectId/objectTypeId must not be sent)",
+    tag,
+    params: SlotParams,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 201: { description: 'The attachment, with its id', schema: z.unknown() } },
+    handler: async ({ request, reply }) => {
     const params = SlotParams.parse(request.params);
     const body = bodyOf(request);
     return store.transaction(async (tx) => {
@@ -264,6 +400,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       reply.code(201).header('Location', attachmentHref(origin, row));
       return renderAttachment(row, [], origin);
     });
+  },
   });
 
   function readAttachmentMetadata(body: Record<string, unknown>, fields: repo.AttachmentField[]): Record<string, unknown> {
@@ -293,16 +430,33 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     return out;
   }
 
-  app.get('/api/tasks/:taskId/document-uploads/:documentId/attachments/:attachmentId', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks/:taskId/document-uploads/:documentId/attachments/:attachmentId',
+    summary: "Read an attachment and its versions",
+    tag,
+    params: AttachmentParams,
+    responses: { 200: { description: 'The attachment', schema: z.unknown() } },
+    handler: async ({ request }) => {
     ctx.auth.caller(request);
     const params = AttachmentParams.parse(request.params);
     const task = await taskOr404(store, params.taskId);
     const attachment = await repo.loadAttachment(store, idOf(params.documentId, 'document upload'), idOf(params.attachmentId, 'attachment'));
     if (!attachment || attachment.task_id !== task.id) throw errors.noDataFound('attachment', params.attachmentId);
     return renderAttachment(attachment, await repo.listVersions(store, attachment.id), ctx.origin(request));
+  },
   });
 
-  app.post('/api/tasks/:taskId/document-uploads/:documentId/attachments/:attachmentId/versions', async (request, reply) => {
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/tasks/:taskId/document-uploads/:documentId/attachments/:attachmentId/versions',
+    summary: "Create an attachment version from an uploaded file (FileName, FileId)",
+    tag,
+    params: AttachmentParams,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 201: { description: 'The version, with its id', schema: z.unknown() } },
+    handler: async ({ request, reply }) => {
     const params = AttachmentParams.parse(request.params);
     const body = bodyOf(request);
     return store.transaction(async (tx) => {
@@ -332,9 +486,19 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       reply.code(201).header('Location', `${attachmentHref(origin, attachment)}/versions/${version.id}`);
       return renderVersion(version, attachment, origin);
     });
+  },
   });
 
-  app.put('/api/tasks/:taskId/document-uploads/:documentId/upload-document', async (request) => {
+  route(app, ctx, {
+    method: 'PUT',
+    url: '/api/tasks/:taskId/document-uploads/:documentId/upload-document',
+    summary: "Fill an upload slot with an attachment version (versionId)",
+    tag,
+    params: SlotParams,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 200: { description: 'The filled slot', schema: z.unknown() } },
+    handler: async ({ request }) => {
     const params = SlotParams.parse(request.params);
     const body = bodyOf(request);
     const versionId = intMember(body, 'versionId');
@@ -348,18 +512,36 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       const filled = (await repo.loadSlot(tx, slot.task_id, slot.id))!;
       return renderSlot(filled, ctx.origin(request));
     });
+  },
   });
 
-  app.get('/api/attachments/metadata', async (request) => {
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/attachments/metadata',
+    summary: "Definitions of the additional attachment fields",
+    tag,
+    query: WindowQuery,
+    responses: { 200: { description: 'The fields', schema: opsCollection('AttachmentMetadata', z.unknown()) } },
+    handler: async ({ request }) => {
     ctx.auth.caller(request);
     const fields = (await repo.attachmentFields(store)).map(renderField);
     const window = parseWindow(request);
     return collection('AttachmentMetadata', fields.slice(window.offset, window.offset + window.limit), fields.length, window, request, ctx.origin(request));
+  },
   });
 
   // The generic attachments route cannot attach to a task: say where to go instead.
-  app.post('/api/attachments', async (request) => {
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/attachments',
+    summary: "The generic attachments route: cannot attach to a task (400 naming the task-scoped route)",
+    tag,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 400: { description: 'Use the task-scoped route' } },
+    handler: async ({ request }) => {
     ctx.auth.caller(request);
     throw errors.taskRule(400, 'Task attachments are created through POST /api/tasks/{taskId}/document-uploads/{documentId}/attachments');
+  },
   });
 }

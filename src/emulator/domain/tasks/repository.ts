@@ -170,6 +170,14 @@ export async function listTasks(q: Queryable, offset: number, limit: number): Pr
   return { total: count!.n, tasks: await withPeople(q, rows) };
 }
 
+/** Tasks with one of `principalIds` (a user and their groups) among their people, optionally of given statuses. */
+export async function listTasksOf(q: Queryable, principalIds: number[], statuses: number[] | undefined, offset: number, limit: number): Promise<{ total: number; tasks: TaskRecord[] }> {
+  const where = `t.id IN (SELECT task_id FROM wm_task_assignees WHERE user_id = ANY($1::integer[])) AND ($2::integer[] IS NULL OR t.status = ANY($2::integer[]))`;
+  const [count] = await q.query<{ n: number }>(`SELECT count(*)::integer AS n FROM wm_tasks t WHERE ${where}`, [principalIds, statuses ?? null]);
+  const rows = await q.query<TaskRow>(`${TASK_SELECT} WHERE ${where} ORDER BY t.id LIMIT $3 OFFSET $4`, [principalIds, statuses ?? null, limit, offset]);
+  return { total: count!.n, tasks: await withPeople(q, rows) };
+}
+
 export async function setTaskStatus(q: Queryable, id: number, status: number): Promise<void> {
   await q.query('UPDATE wm_tasks SET status = $2, modified_on = now() WHERE id = $1', [id, status]);
 }

@@ -1,0 +1,295 @@
+// How every route of the emulator is declared: method, paths, what it takes (zod schemas for params, query and body),
+// what it answers, which header rules and rights apply. The one place that reads requests as the live ASP.NET service
+// does (property names in any case, see `lenientKeys`), checks rights before the handler runs, and hands the
+// schemas to the generated OpenAPI document, so the description cannot drift from what is served.
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { z } from 'zod';
+import type { Caller } from './caller';
+import type { EmulatorContext, HeaderPolicy } from './context';
+import { errors } from './errors';
+import { ErrorBodySchema } from './schemas';
+
+/** What a request body may be sent as; anything else is refused with 415 naming the type that was sent. */
+export type BodyKind = 'json' | 'multipart' | 'form' | 'raw';
+
+export interface ResponseSpec {
+  description: string;
+  /** Absent for a response without a body (204) or with bytes (set `contentType`). */
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The authenticated caller (routes whose header policy requires a token). */
+  caller(): Caller;
+}
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: HTTPMethods | HTTPMethods[];
+  /** The path, or several that serve the same (`/record` and `/records`). Matched case-insensitively. */
+  url: string | string[];
+  summary: string;
+  description?: string;
+  /** The area in the document (`Records`, `Uploads`, `Work management`, …). */
+  tag: string;
+  /** Header rules of the spec's table; by default from the path (`/api/core` is the content API). */
+  policy?: HeaderPolicy;
+  /** Rights the caller must hold (a system administrator holds every right); 403 with the error object otherwise. */
+  rights?: readonly string[];
+  /** What the caller lacks the right to do, in words, for the 403 message ("change settings"). */
+  action?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Body formats accepted (default `json` when a body schema is given). */
+  consumes?: readonly BodyKind[];
+  /** True when the body may be omitted (the handler then sees `undefined`). */
+  bodyOptional?: boolean;
+  /**
+   * The handler reads `request.body` itself, with the rules of its protocol (OAuth answers its own error format):
+   * `body` only describes it in the document; the Content-Type is still checked.
+   */
+  bodyReadByHandler?: boolean;
+  responses: Record<number, ResponseSpec>;
+  deprecated?: boolean;
+  /** Hidden from the OpenAPI document (the document's own route). */
+  hidden?: boolean;
+  handler(input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>): unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Rights the route needs; checked after authentication, before the body is read. */
+    rights?: readonly string[];
+    action?: string;
+  }
+}
+
+/** Unwraps optional, nullable, default, catch, readonly and pipe (its input side) down to the schema that has a shape. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  for (let i = 0; i < 20; i++) {
+    const def = (s as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; getter?: () => z.ZodType } } })._zod.def;
+    if (def.innerType) s = def.innerType;
+    else if (def.type === 'pipe' && def.in) s = def.in;
+    else if (def.type === 'lazy' && def.getter) s = def.getter();
+    else return s;
+  }
+  return s;
+}
+
+function defOf(schema: z.ZodType): Record<string, unknown> & { type: string } {
+  return (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+}
+
+/**
+ * ASP.NET binds JSON property names case-insensitively (real-service-notes: `filename` / `FileName`): renames a key
+ * to the schema's spelling when they differ only in case, at every depth the schema describes. `renamed` collects
+ * what was renamed, for the request inspector. A key spelled exactly as in the schema always wins.
+ */
+export function lenientKeys(schema: z.ZodType, value: unknown, renamed: string[] = [], path = ''): unknown {
+  const s = unwrap(schema);
+  const def = defOf(s);
+  if (def.type === 'array' && Array.isArray(value)) {
+    return value.map((item, i) => lenientKeys(def.element as z.ZodType, item, renamed, `${path}[${i}]`));
+  }
+  if (def.type === 'union' && value !== null && typeof value === 'object') {
+    const objects = (def.options as z.ZodType[]).filter((o) => defOf(unwrap(o)).type === 'object');
+    return objects.length === 1 ? lenientKeys(objects[0], value, renamed, path) : value;
+  }
+  if (def.type === 'record' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = lenientKeys(def.valueType as z.ZodType, v, renamed, `${path}.${k}`);
+    return out;
+  }
+  if (def.type !== 'object' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const shape = def.shape as Record<string, z.ZodType>;
+  const byLower = new Map<string, string>();
+  for (const key of Object.keys(shape)) byLower.set(key.toLowerCase(), key);
+  const out: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const [key, v] of Object.entries(source)) {
+    const exact = Object.hasOwn(shape, key);
+    const target = exact ? key : byLower.get(key.toLowerCase());
+    if (target === undefined) {
+      if (!Object.hasOwn(out, key)) out[key] = v;
+      continue;
+    }
+    // The exact spelling wins over a case-variant of it sent in the same object.
+    if (!exact && Object.hasOwn(source, target)) continue;
+    if (!exact) renamed.push(`${path ? `${path}.` : ''}${key} → ${target}`);
+    out[target] = lenientKeys(shape[target], v, renamed, path ? `${path}.${target}` : target);
+  }
+  return out;
+}
+
+/** Parses one part of a request with its schema; the 400 names the member that is wrong. */
+export function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: 'body' | 'query' | 'path', renamed?: string[]): z.infer<S> {
+  const result = schema.safeParse(lenientKeys(schema, value, renamed));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  const what = part === 'body' ? 'request body' : part === 'query' ? 'query string' : 'path';
+  throw errors.validation(`Invalid ${what}: ${where}${issue?.message ?? 'invalid'}`);
+}
+
+const JSON_TYPE = /^(application\/(.+\+)?json|text\/json)$/i;
+
+/** The body kind of a request by its Content-Type, or undefined when no known kind matches. */
+export function bodyKindOf(contentType: string | undefined): BodyKind | undefined {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (JSON_TYPE.test(type)) return 'json';
+  if (type === 'multipart/form-data') return 'multipart';
+  if (type === 'application/x-www-form-urlencoded') return 'form';
+  return undefined;
+}
+
+/** Whether a request carries body bytes (an empty body counts as none: real-service-notes). */
+export function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return request.headers['transfer-encoding'] !== undefined && request.body !== undefined;
+}
+
+/** The default header rules for a path: the content API's, or the other services' (uploads, work management, analytics). */
+function defaultPolicy(url: string): HeaderPolicy {
+  return url.toLowerCase().startsWith('/api/core') ? 'api' : 'service';
+}
+
+/** JSON Schema of a zod schema as a request reads it (unknown members are ignored, defaults optional). */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: jsonSchema(ErrorBodySchema, 'output') } } });
+
+/** The fastify `schema` of a route: what @fastify/swagger turns into its OpenAPI operation. */
+function openApiSchema(spec: RouteSpec<z.ZodType, z.ZodType, z.ZodType>, policy: HeaderPolicy): Record<string, unknown> {
+  const out: Record<string, unknown> = { summary: spec.summary, tags: [spec.tag] };
+  if (spec.description) out.description = spec.description;
+  if (spec.deprecated) out.deprecated = true;
+  if (spec.hidden) out.hide = true;
+  if (spec.params) out.params = jsonSchema(spec.params, 'input');
+  if (spec.query) out.querystring = jsonSchema(spec.query, 'input');
+  if (spec.body) {
+    const kinds = spec.consumes ?? ['json'];
+    const content: Record<string, unknown> = {};
+    for (const kind of kinds) {
+      const type = kind === 'json' ? 'application/json' : kind === 'multipart' ? 'multipart/form-data' : kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/octet-stream';
+      content[type] = { schema: jsonSchema(spec.body, 'input') };
+    }
+    out.body = { content, required: !spec.bodyOptional };
+  }
+  if (policy === 'api') {
+    out.headers = {
+      type: 'object',
+      properties: {
+        'API-Version': { type: 'string', enum: ['1'], description: 'Required on the content API (case-insensitive name).' },
+        Accept: { type: 'string', description: 'application/hal+json (default, links and embedded) or application/json (plain).' },
+        'User-Agent': { type: 'string' },
+      },
+      required: ['API-Version', 'Accept', 'User-Agent'],
+    };
+  } else if (policy === 'service' || policy === 'discovery' || policy === 'download') {
+    out.headers = { type: 'object', properties: { 'User-Agent': { type: 'string' } }, required: ['User-Agent'] };
+  }
+  if (policy === 'api' || policy === 'service') out.security = [{ bearer: [] }];
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(spec.responses)) {
+    if (r.schema) responses[status] = { description: r.description, content: { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema, 'output') } } };
+    else if (r.contentType) responses[status] = { description: r.description, content: { [r.contentType]: { schema: { type: 'string', format: 'binary' } } } };
+    else responses[status] = { type: 'null', description: r.description };
+  }
+  if ((spec.params || spec.query || spec.body || policy === 'api') && !responses['400']) responses['400'] = errorResponse('Invalid input or a missing required header; the message names it.');
+  if ((policy === 'api' || policy === 'service') && !responses['401']) responses['401'] = errorResponse('The access token is missing, unknown or expired.');
+  if (spec.rights?.length && !responses['403']) responses['403'] = errorResponse(`The caller lacks the right to ${spec.action ?? 'do this'}.`);
+  if (spec.params && !responses['404']) responses['404'] = errorResponse('No such resource.');
+  if (spec.body && !responses['415']) responses['415'] = errorResponse('The body was sent in a format this route does not take.');
+  out.response = responses;
+  return out;
+}
+
+/** Registers one route. The returned value of the handler is the response payload (status 200 unless it set one). */
+export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  spec: RouteSpec<P, Q, B>,
+): void {
+  const urls = Array.isArray(spec.url) ? spec.url : [spec.url];
+  const consumes = spec.consumes ?? (spec.body ? ['json'] : []);
+  for (const url of urls) {
+    const policy = spec.policy ?? defaultPolicy(url);
+    app.route({
+      method: spec.method,
+      url,
+      schema: openApiSchema(spec as unknown as RouteSpec<z.ZodType, z.ZodType, z.ZodType>, policy),
+      config: { headers: policy, rights: spec.rights, action: spec.action },
+      handler: async (request, reply) => {
+        const renamed: string[] = [];
+        const params = spec.params ? parsePart(spec.params, request.params ?? {}, 'path') : undefined;
+        const query = spec.query ? parsePart(spec.query, request.query ?? {}, 'query', renamed) : undefined;
+        let body: unknown;
+        if (spec.body) {
+          const sent = hasBody(request) && request.body !== undefined;
+          if (sent) {
+            const kind = bodyKindOf(request.headers['content-type']);
+            if (!kind || !consumes.includes(kind)) throw errors.unsupportedMediaType(request.headers['content-type'] ?? '(none)', consumes);
+          }
+          if (spec.bodyReadByHandler) body = request.body;
+          else {
+            if (!sent && consumes.includes('json') && !spec.bodyOptional) throw errors.validation('The request body is required: send a JSON object.');
+            body = sent && consumes.includes('json') && bodyKindOf(request.headers['content-type']) === 'json' ? parsePart(spec.body, request.body, 'body', renamed) : request.body;
+            if (!sent && spec.bodyOptional) body = undefined;
+          }
+        }
+        if (renamed.length) request.lenient = [...(request.lenient ?? []), ...renamed.map((r) => `property name matched case-insensitively: ${r}`)];
+        return spec.handler({
+          params: params as z.infer<P>,
+          query: query as z.infer<Q>,
+          body: body as z.infer<B>,
+          request,
+          reply,
+          caller: () => ctx.auth.caller(request),
+        });
+      },
+    });
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the request needed the service's leniency for (case-insensitive names, single quotes, …), in words. */
+    lenient?: string[];
+  }
+}
+
+/** 201 Created with the new resource's address and body (emulator contract: every create answers its resource). */
+export function created(reply: FastifyReply, location: string, body: unknown): unknown {
+  reply.code(201).header('Location', location);
+  return body;
+}
+
+/** 204 No Content: what updates and deletes answer (real-service-notes). */
+export function noContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
+}
+
+/** A path segment: any text up to a sane length (ids are checked by the handler, which answers 404 for unknown ones). */
+export const Segment = z.string().min(1).max(500);
+
+/** `filter`, `sort` and paging of a collection (also accepted as request headers of the same names). */
+export const ListQuery = z
+  .object({
+    filter: z.string().max(20_000).optional().describe('Search expression, plain form (no parameters).'),
+    sort: z.string().max(2000).optional().describe('Sort expression, e.g. `Title, CreatedOn desc`.'),
+    page: z.string().max(12).optional().describe('1-based page number.'),
+    pageSize: z.string().max(12).optional().describe('Items per page; larger values are clamped silently.'),
+    skip: z.string().max(12).optional(),
+    take: z.string().max(12).optional(),
+  })
+  .loose();
