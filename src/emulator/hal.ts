@@ -21,7 +21,24 @@ export function wantsPlainJson(accept: string | undefined): boolean {
   return a.includes('application/json') && !a.includes('application/hal+json');
 }
 
-/** Drops `_links` and lifts `_embedded` members into their owner, recursively. */
+/**
+ * Plain JSON names embedded resources as properties in camelCase (real-service-notes: `masterFileLatestVersion`,
+ * `masterFile`), where HAL keeps the lower-case relation names (`_embedded.masterfilelatestversion`).
+ */
+const PLAIN_NAMES: Readonly<Record<string, string>> = {
+  additionalfiles: 'additionalFiles',
+  createdby: 'createdBy',
+  fieldgroup: 'fieldGroup',
+  fileversion: 'fileVersion',
+  fileversions: 'fileVersions',
+  latestversion: 'latestVersion',
+  masterfile: 'masterFile',
+  masterfilelatestversion: 'masterFileLatestVersion',
+  modifiedby: 'modifiedBy',
+  usergroups: 'userGroups',
+};
+
+/** Drops `_links` and lifts `_embedded` members into their owner (camelCase names), recursively. */
 export function toPlainJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toPlainJson);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
@@ -29,7 +46,10 @@ export function toPlainJson(value: unknown): unknown {
   for (const [key, v] of Object.entries(value as Json)) {
     if (key === '_links') continue;
     if (key === '_embedded' && v && typeof v === 'object') {
-      for (const [rel, embedded] of Object.entries(v as Json)) if (!(rel in out)) out[rel] = toPlainJson(embedded);
+      for (const [rel, embedded] of Object.entries(v as Json)) {
+        const name = Object.hasOwn(PLAIN_NAMES, rel) ? PLAIN_NAMES[rel] : rel;
+        if (!Object.hasOwn(out, name)) out[name] = toPlainJson(embedded);
+      }
       continue;
     }
     out[key] = toPlainJson(v);
