@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
 import { core } from '../domain/model';
-import { hasImage, materialised, newId, loadFiles, type FileVersionRow } from '../domain/files';
-import { removeBackground } from '../domain/removeBackground';
+import { hasImage, materialised, newId, loadFiles, whyNoImage } from '../domain/files';
+import { createRendition } from '../domain/renditions';
 import { defineType, normaliseGuid, render, renderContext } from '../hal';
 import { docSchema, parseBody } from '../validate';
 
@@ -75,9 +75,6 @@ export const maintenanceJobType = defineType<JobRow>({
   relations: [],
 });
 
-const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff' };
-const DEFAULT_SIZE = 1024;
-
 export async function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
   const { errors } = ctx;
@@ -101,31 +98,6 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
     return row;
   }
 
-  /** One rendition of one version: resize to fit the preset's size (never enlarge), apply AI actions, encode. */
-  async function renderRendition(version: FileVersionRow, preset: Preset, jobId: string) {
-    const { Jimp } = await import('jimp');
-    const image = await Jimp.read(await ctx.blobs.bytes(version.blob!));
-    const box = preset.size ?? DEFAULT_SIZE;
-    if (Math.max(image.width, image.height) > box) image.scaleToFit({ w: box, h: box });
-    const actions = (preset.aiActions ?? []).map((a) => a.toLowerCase());
-    if (actions.includes('removebackground')) removeBackground(image.bitmap);
-    const format = preset.format.toLowerCase().replace(/^\./, '');
-    const mime = MIME[format];
-    if (!mime) throw new Error(`the preset '${preset.name}' asks for the format '${preset.format}', which cannot be written`);
-    const bytes = mime === 'image/jpeg' ? await image.getBuffer('image/jpeg', { quality: 85 }) : await image.getBuffer(mime as 'image/png');
-    const written = await ctx.blobs.put(bytes);
-    const replaced = await ctx.store.transaction(async (tx) => {
-      const old = await tx.query<{ blob: string }>('DELETE FROM additional_files WHERE file_version_id = $1 AND preset = $2 RETURNING blob', [version.id, preset.name]);
-      await tx.query(
-        `INSERT INTO additional_files (id, file_version_id, name, label, preset, format, mime_type, usages, width, height, file_size, blob, job_id, created_on)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [newId(), version.id, preset.name, preset.name, preset.name, format, mime, JSON.stringify(preset.usages ?? []), image.width, image.height, written.size, written.key, jobId, ctx.clock.now().toISOString()],
-      );
-      return old;
-    });
-    for (const old of replaced) await ctx.blobs.remove(old.blob);
-  }
-
   async function run(job: JobRow, wanted: Preset[]) {
     const started = ctx.clock.now();
     await ctx.store.query(`UPDATE maintenance_jobs SET status = 'Executing', started_on = $2 WHERE id = $1`, [job.id, started.toISOString()]);
@@ -139,8 +111,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
         const latest = master ? await loadFiles.latestOfFile(ctx.store, master.id) : undefined;
         if (!latest) throw new Error(`record '${recordId}' has no file`);
         const version = await materialised(ctx, latest);
-        if (!hasImage(version)) throw new Error(`record '${recordId}' has no image file: '${version.filename}' is not an image (HasImage=false)`);
-        for (const preset of wanted) await renderRendition(version, preset, job.id);
+        if (!hasImage(version)) throw new Error(`record '${recordId}' has no image file: ${await whyNoImage(ctx, version)}`);
+        for (const preset of wanted) await createRendition(ctx, version, preset, job.id);
       } catch (err) {
         failures.push({ recordId: target.recordId, message: err instanceof Error ? err.message : String(err) });
       }
