@@ -14,7 +14,8 @@ export const SearchBody = z
   .object({
     searchExpression: z
       .object({
-        expression: z.string().max(20_000).nullish(),
+        // A transport bound only: the parser's own limit (core LIMITS, DQ2010) answers an expression that is too long.
+        expression: z.string().max(1_000_000).nullish(),
         parameters: z.array(Scalar).max(1000).nullish(),
         namedParameters: z.record(z.string().max(200), Scalar).nullish(),
         supportWildcards: z.union([z.boolean(), z.enum(['true', 'false', 'True', 'False'])]).nullish(),
@@ -26,7 +27,7 @@ export const SearchBody = z
       .loose()
       .nullish(),
     cursor: z.string().max(1000).nullish(),
-    sort: z.string().max(2000).nullish(),
+    sort: z.string().max(1_000_000).nullish(),
   })
   .loose();
 
