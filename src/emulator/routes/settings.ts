@@ -6,7 +6,7 @@ import { core } from '../domain/model';
 import { defineType, normaliseGuid, render, renderContext } from '../hal';
 import { docSchema, parseBody } from '../validate';
 import { listSmall } from './collection';
-import { Hooks, HOOKS_SETTING } from '../domain/fileVersionHooks';
+import { HOOKS_SETTING, validateHooks } from '../domain/fileVersionHooks';
 
 interface DefinitionRow {
   name: string;
@@ -97,10 +97,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
         const presets = z.array(Preset).max(200).safeParse(body.value);
         if (!presets.success) throw errors.validation(`Invalid rendition presets: ${presets.error.issues[0]?.message ?? ''}`);
       }
-      if (row.name === HOOKS_SETTING) {
-        const hooks = Hooks.safeParse(body.value);
-        if (!hooks.success) throw errors.validation(`Invalid ${HOOKS_SETTING}: a list of URLs or { "url", "mode": "json" | "page-hook" } (${hooks.error.issues[0]?.message ?? ''})`);
-      }
+      if (row.name === HOOKS_SETTING) validateHooks(body.value);
       await ctx.store.query(
         `INSERT INTO settings (name, value, modified_on) VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE SET value = excluded.value, modified_on = excluded.modified_on`,
         [row.name, JSON.stringify(body.value), ctx.clock.now().toISOString()],
