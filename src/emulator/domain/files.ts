@@ -74,28 +74,29 @@ export function fitWithin(width: number, height: number, box: number): { width: 
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-const MIME: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  json: 'application/json',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  zip: 'application/zip',
-};
+/** Media types by extension; a Map, since the extension comes from a client's file name (`x.constructor`). */
+const MIME = new Map<string, string>([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['gif', 'image/gif'],
+  ['bmp', 'image/bmp'],
+  ['tif', 'image/tiff'],
+  ['tiff', 'image/tiff'],
+  ['webp', 'image/webp'],
+  ['pdf', 'application/pdf'],
+  ['txt', 'text/plain'],
+  ['json', 'application/json'],
+  ['mp4', 'video/mp4'],
+  ['mov', 'video/quicktime'],
+  ['zip', 'application/zip'],
+]);
 
 export function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
 }
-export const mimeOf = (ext: string) => MIME[ext] ?? 'application/octet-stream';
+export const mimeOf = (ext: string) => MIME.get(ext) ?? 'application/octet-stream';
 
 // The spec's list; control characters are refused too, since they cannot travel in Content-Disposition.
 const FORBIDDEN_NAME = /[<>:"/\\|?*]/;
