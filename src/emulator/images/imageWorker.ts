@@ -1,6 +1,6 @@
 // Entry of an image worker process (`dist/imageWorker.js`, or this file under tsx): takes one task at a time from
 // the emulator over IPC and answers it. It exits when the emulator goes away (the IPC channel closes).
-import { engineName, picture, probeHeader, readPieces, render } from './imageWork';
+import { picture, probeHeader, readPieces, render } from './imageWork';
 import { PROBE_BYTES, type ImageTask, type ReplyMessage, type TaskMessage } from './protocol';
 
 async function perform(task: ImageTask): Promise<unknown> {
@@ -19,8 +19,6 @@ async function perform(task: ImageTask): Promise<unknown> {
       return render(await readPieces(task.pieces), task.request);
     case 'picture':
       return picture(task.generator);
-    case 'engine':
-      return engineName();
   }
 }
 

@@ -25,8 +25,3 @@ export async function renderImage(blobs: BlobStore, key: string, request: Render
 export async function drawSeedPicture(generator: PictureSpec): Promise<Uint8Array> {
   return imagePools().render.run<Uint8Array>({ op: 'picture', generator }, `the picture of '${generator.title.slice(0, 100)}'`);
 }
-
-/** Which engine the image workers decode with. */
-export function imageEngine(): Promise<'sharp' | 'jimp'> {
-  return imagePools().render.run<'sharp' | 'jimp'>({ op: 'engine' }, 'the engine name');
-}

@@ -18,7 +18,6 @@ import type { ImageTask, ReplyMessage, TaskMessage } from './protocol';
 export class ImageWorkError extends Error {}
 
 export interface PoolOptions {
-  name: string;
   /** Workers at most. */
   size: number;
   /** Resident memory a worker may reach; over it the worker is stopped and its task fails. */
@@ -80,20 +79,10 @@ export class ImagePool {
     });
   }
 
-  /** Pids of the running workers (tests look at them). */
-  pids(): number[] {
-    return [...this.workers].map((w) => w.child.pid).filter((p): p is number => p !== undefined);
-  }
-
-  /** Stops every worker; queued and running tasks fail. */
-  async close(): Promise<void> {
-    for (const job of this.queue.splice(0)) job.reject(new ImageWorkError(`${job.what} was not made: the emulator is stopping`));
-    await Promise.all([...this.workers].map((w) => this.stop(w, 'the emulator is stopping')));
-  }
-
   private dispatch(): void {
     while (this.queue.length) {
-      let worker = [...this.workers].find((w) => !w.job);
+      // A worker being stopped still counts against the size until its exit is seen, but takes no task.
+      let worker = [...this.workers].find((w) => !w.job && w.stoppedBecause === undefined);
       if (!worker) {
         if (this.workers.size >= this.options.size) return;
         worker = this.spawn();
@@ -137,13 +126,13 @@ export class ImagePool {
     worker.watch = setInterval(() => {
       const rss = worker.child.pid === undefined ? undefined : residentBytes(worker.child.pid);
       if (rss !== undefined && rss > limit) {
-        void this.stop(worker, `the image worker went over its memory limit of ${this.options.memoryMb} MB (${Math.round(rss / 1048576)} MB)`);
+        this.stop(worker, `the image worker went over its memory limit of ${this.options.memoryMb} MB (${Math.round(rss / 1048576)} MB)`);
       } else if (Date.now() - started > this.options.taskTimeoutMs) {
-        void this.stop(worker, `the image worker took longer than ${Math.round(this.options.taskTimeoutMs / 1000)} s`);
+        this.stop(worker, `the image worker took longer than ${Math.round(this.options.taskTimeoutMs / 1000)} s`);
       }
     }, WATCH_MS);
     worker.child.send({ id: job.id, task: job.task } satisfies TaskMessage, (err) => {
-      if (err) void this.stop(worker, `the image worker could not be reached (${err.message})`);
+      if (err) this.stop(worker, `the image worker could not be reached (${err.message})`);
     });
   }
 
@@ -177,18 +166,14 @@ export class ImagePool {
     worker.child.unref();
     worker.child.channel?.unref();
     clearTimeout(worker.idle);
-    worker.idle = setTimeout(() => void this.stop(worker, 'idle'), this.options.idleMs);
+    worker.idle = setTimeout(() => this.stop(worker, 'idle'), this.options.idleMs);
     worker.idle.unref();
   }
 
-  private stop(worker: Worker, because: string): Promise<void> {
+  /** Stops a worker; its task (if any) fails with `because` when the exit is seen (see `lost`). */
+  private stop(worker: Worker, because: string): void {
     worker.stoppedBecause ??= because;
-    const child = worker.child;
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+    if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
   }
 }
 
@@ -206,9 +191,8 @@ let pools: { probe: ImagePool; render: ImagePool } | undefined;
  */
 export function imagePools(): { probe: ImagePool; render: ImagePool } {
   pools ??= {
-    probe: new ImagePool({ name: 'probe', size: 1, memoryMb: 256, idleMs: 30_000, taskTimeoutMs: 30_000 }),
+    probe: new ImagePool({ size: 1, memoryMb: 256, idleMs: 30_000, taskTimeoutMs: 30_000 }),
     render: new ImagePool({
-      name: 'render',
       size: Math.max(1, Math.min(2, availableParallelism() - 1)),
       memoryMb: envNumber('DAM_EMULATOR_IMAGE_MEMORY_MB', 1024),
       idleMs: 30_000,

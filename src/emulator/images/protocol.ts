@@ -53,9 +53,7 @@ export interface RenderResult {
 export type ImageTask =
   | { op: 'probe'; pieces: FilePiece[] }
   | { op: 'render'; pieces: FilePiece[]; request: RenderRequest }
-  | { op: 'picture'; generator: PictureSpec }
-  /** Which engine the worker decodes with ('sharp' or 'jimp'), for the log. */
-  | { op: 'engine' };
+  | { op: 'picture'; generator: PictureSpec };
 
 export interface TaskMessage {
   id: number;
