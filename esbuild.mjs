@@ -62,6 +62,10 @@ const builds = [
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/storage/initdbMain.ts'], outfile: 'dist/initdb.js' },
+  // The image worker process (src/emulator/images/pool.ts). sharp is a native module, so it is not bundled: it loads
+  // from node_modules where npm installed it, and where it cannot (the .vsix, a platform without a prebuilt binary)
+  // the worker decodes with jimp, which is bundled.
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/images/imageWorker.ts'], outfile: 'dist/imageWorker.js', external: ['sharp'] },
 ];
 
 // Webview scripts: each `media/webviews/<name>/main.ts` becomes `dist/webviews/<name>.js`, an IIFE for the browser

@@ -102,12 +102,13 @@ export function select(): SelectBuilder {
  * Parses the CLI form `record=fields,files;field=definition` into a Selection (used by `dam get`).
  */
 export function parseSelectSpec(spec: string): Selection {
-  const resources: Record<string, string[]> = {};
+  // A Map: the resource names are the user's (`constructor=…` must not find Object.prototype's).
+  const resources = new Map<string, string[]>();
   for (const part of spec.split(';').map((p) => p.trim()).filter(Boolean)) {
     const eq = part.indexOf('=');
     if (eq <= 0) throw new Error(`'${part}' is not <resource>=<key>,<key>`);
     const type = part.slice(0, eq).trim();
-    resources[type] = [...(resources[type] ?? []), ...part.slice(eq + 1).split(',').map((k) => k.trim()).filter(Boolean)];
+    resources.set(type, [...(resources.get(type) ?? []), ...part.slice(eq + 1).split(',').map((k) => k.trim()).filter(Boolean)]);
   }
-  return { resources };
+  return { resources: Object.fromEntries(resources) };
 }

@@ -39,8 +39,10 @@ export interface BlobStore {
   release(key: string): Promise<void>;
   /** Streams a blob, or the inclusive byte range of it. */
   read(key: string, range?: { start: number; end: number }): Readable;
-  /** A whole blob in memory (for the image library; callers bound the size first). */
+  /** A whole blob in memory (callers bound the size first). */
   bytes(key: string): Promise<Buffer>;
+  /** Where a blob's bytes (or the inclusive range of them) lie, as files and ranges in order: for a worker process that reads them itself. */
+  pieces(key: string, range?: { start: number; end: number }): Promise<{ path: string; start: number; end: number }[]>;
   size(key: string): Promise<number | undefined>;
   remove(key: string): Promise<void>;
   /** Removes temporary files a killed process left behind; only while nothing else writes into the folder. */
@@ -228,6 +230,7 @@ export function openBlobStore(data: string | undefined): BlobStore {
       await rm(`${pathOf(key)}.parts`, { force: true });
     },
     read: (key, range) => Readable.from(stream(key, range), { objectMode: false }),
+    pieces,
     async bytes(key) {
       const chunks: Uint8Array[] = [];
       for await (const chunk of stream(key)) chunks.push(chunk);

@@ -285,8 +285,8 @@ export const Segment = z.string().min(1).max(500);
 /** `filter`, `sort` and paging of a collection (also accepted as request headers of the same names). */
 export const ListQuery = z
   .object({
-    filter: z.string().max(20_000).optional().describe('Search expression, plain form (no parameters).'),
-    sort: z.string().max(2000).optional().describe('Sort expression, e.g. `Title, CreatedOn desc`.'),
+    filter: z.string().max(1_000_000).optional().describe('Search expression, plain form (no parameters).'),
+    sort: z.string().max(1_000_000).optional().describe('Sort expression, e.g. `Title, CreatedOn desc`.'),
     page: z.string().max(12).optional().describe('1-based page number.'),
     pageSize: z.string().max(12).optional().describe('Items per page; larger values are clamped silently.'),
     skip: z.string().max(12).optional(),

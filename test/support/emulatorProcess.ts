@@ -17,6 +17,8 @@ export interface EmulatorProcessOptions {
   entry?: string[];
   /** Further flags. */
   args?: string[];
+  /** Variables added to this environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface EmulatorProcess {
@@ -33,7 +35,7 @@ export function startEmulatorProcess(options: EmulatorProcessOptions): Promise<E
     '--seed', options.seed ?? 'empty',
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

@@ -156,17 +156,7 @@ export const tasksAttachCommand: Command = {
     if (givenFileId !== undefined && (typeof givenFileId !== 'string' || !GUID.test(givenFileId))) throw new UsageError(`--file-id must be a GUID (the upload's fileId)\nusage: ${this.usage}`);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) throw new UsageError(`'${file}' is not a readable file`);
-    const metadata: Record<string, string | string[]> = {};
-    for (const entry of (values.meta as string[] | undefined) ?? []) {
-      const eq = entry.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--meta '${entry}' is not name=value`);
-      const name = entry.slice(0, eq);
-      const value = entry.slice(eq + 1);
-      // A repeated name, or commas, make a multiselect list.
-      const prior = metadata[name];
-      const parts = value.includes(',') ? value.split(',') : [value];
-      metadata[name] = prior === undefined ? (parts.length > 1 ? parts : value) : [...(Array.isArray(prior) ? prior : [prior]), ...parts];
-    }
+    const metadata = parseMetadata((values.meta as string[] | undefined) ?? []);
     const client = connect(values, io);
     // Step 2 of the attachment flow: upload the file to completion and keep its fileId.
     const fileId = typeof givenFileId === 'string' ? givenFileId : (await client.uploads.upload({ path: file }, { signal: io.signal })).fileId;
@@ -191,3 +181,21 @@ export const tasksAttachCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * `--meta name=value` options as the attachment's metadata: a repeated name, or commas, make a multiselect list. Names
+ * are the user's, so they are gathered in a Map (`--meta constructor=x` is a field like any other).
+ */
+export function parseMetadata(entries: string[]): Record<string, string | string[]> {
+  const metadata = new Map<string, string | string[]>();
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--meta '${entry}' is not name=value`);
+    const name = entry.slice(0, eq);
+    const value = entry.slice(eq + 1);
+    const prior = metadata.get(name);
+    const parts = value.includes(',') ? value.split(',') : [value];
+    metadata.set(name, prior === undefined ? (parts.length > 1 ? parts : value) : [...(Array.isArray(prior) ? prior : [prior]), ...parts]);
+  }
+  return Object.fromEntries(metadata);
+}

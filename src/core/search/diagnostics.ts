@@ -39,6 +39,8 @@ export const DiagnosticCodes = {
   ForeignOperator: 'DQ1003',
   /** A backslash at the very end of the text escapes nothing. */
   DanglingEscape: 'DQ1004',
+  /** A control character (U+0000–U+001F other than tab and line breaks, or U+007F), anywhere, quoted or not. */
+  ControlCharacter: 'DQ1005',
 
   /** A token that does not fit where it stands. */
   UnexpectedToken: 'DQ2001',
@@ -58,6 +60,10 @@ export const DiagnosticCodes = {
   MissingOperand: 'DQ2008',
   /** A sort criterion that is not a property, or a stray token in a sort expression. */
   MalformedSort: 'DQ2009',
+  /** An expression longer than `LIMITS.maxLength` characters: not parsed at all. */
+  ExpressionTooLong: 'DQ2010',
+  /** Parentheses and `NOT`/`-` nested deeper than `LIMITS.maxNesting`: the part beyond is not parsed. */
+  NestingTooDeep: 'DQ2011',
 
   /** A property not in the catalogue of the target: allowed (the list is open-ended) but suspicious. */
   UnknownProperty: 'DQ3001',
@@ -101,6 +107,18 @@ export const DiagnosticCodes = {
   EmptyQuery: 'DQ4003',
   /** A directive given twice in one section (the last one wins). */
   DuplicateDirective: 'DQ4004',
+} as const;
+
+/**
+ * Limits of one search or sort expression, far above what a person writes and below what breaks: the editor, `dam lint`
+ * and the emulator all refuse past them with the same diagnostic. Without them a recursive-descent parse of about 1,200
+ * nested parentheses overflows the stack, and some 3,500 nested `NOT` make the database refuse the query's SQL.
+ */
+export const LIMITS = {
+  /** Characters in one expression. */
+  maxLength: 20_000,
+  /** Parentheses and `NOT`/`-` nested in one another, counted together. */
+  maxNesting: 256,
 } as const;
 
 export type DiagnosticCode = (typeof DiagnosticCodes)[keyof typeof DiagnosticCodes];

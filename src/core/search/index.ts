@@ -3,6 +3,7 @@
 export * from './ast';
 export {
   DiagnosticCodes,
+  LIMITS,
   diagnostic,
   hasErrors,
   phaseOf,

@@ -117,7 +117,7 @@ function tok(kind: TokenKind, start: number, end: number, value: string | null):
 
 const SPACE = 32, TAB = 9, LF = 10, CR = 13, FF = 12, VT = 11, NBSP = 160;
 const LPAREN = 40, RPAREN = 41, COMMA = 44, DOT = 46, EQ = 61, LT = 60, GT = 62, BANG = 33;
-const DQUOTE = 34, SQUOTE = 39, PLUS = 43, MINUS = 45, QUESTION = 63, AT = 64, BACKSLASH = 92, SEMI = 59, SLASH = 47, STAR = 42;
+const DQUOTE = 34, SQUOTE = 39, PLUS = 43, MINUS = 45, QUESTION = 63, AT = 64, BACKSLASH = 92, SEMI = 59, SLASH = 47, STAR = 42, DEL = 127;
 
 // Character classes as lookup tables over Latin-1; everything above it belongs to words.
 const SPACE_TABLE = new Uint8Array(161);
@@ -126,10 +126,16 @@ for (const c of [SPACE, TAB, LF, CR, FF, VT, NBSP]) SPACE_TABLE[c] = 1;
 for (let c = 0; c <= SPACE; c++) BREAK_TABLE[c] = 1;
 for (const c of [NBSP, LPAREN, RPAREN, COMMA, EQ, LT, GT, BANG, DQUOTE, SQUOTE, SEMI]) BREAK_TABLE[c] = 1;
 // The backslash does not end a word, but lexWord must stop on it to read the escape; it notes `*`
-// and `?` (3) on the way, so the parser never searches a value for wildcards.
+// and `?` (3) on the way, so the parser never searches a value for wildcards, and reports DEL (4) inside a word.
 BREAK_TABLE[BACKSLASH] = 2;
 BREAK_TABLE[STAR] = 3;
 BREAK_TABLE[QUESTION] = 3;
+BREAK_TABLE[DEL] = 4;
+
+/** C0 controls other than tab and line breaks, and DEL: never part of an expression (they cannot travel in a query string). */
+function isControl(c: number): boolean {
+  return (c < SPACE && c !== TAB && c !== LF && c !== CR && c !== FF && c !== VT) || c === DEL;
+}
 
 function isSpace(c: number): boolean {
   return c <= NBSP && SPACE_TABLE[c] === 1;
@@ -278,7 +284,10 @@ function lexWith(text: string, into: Token[], pool: boolean, start = 0, end = te
         continue;
       case AT: {
         i++;
-        while (i < n && !breaksWord(text.charCodeAt(i))) i++;
+        while (i < n && !breaksWord(text.charCodeAt(i))) {
+          if (text.charCodeAt(i) === DEL) diagnostics.push(controlChar(i, DEL));
+          i++;
+        }
         emit(T.Named, start, i, out.pooled ? null : text.slice(start + 1, i));
         continue;
       }
@@ -295,7 +304,7 @@ function lexWith(text: string, into: Token[], pool: boolean, start = 0, end = te
         // and move on, or lexWord would read an empty word here forever.
         if (breaksWord(c)) {
           i++;
-          diagnostics.push(unexpectedChar(start, text[start]));
+          diagnostics.push(isControl(c) ? controlChar(start, c) : unexpectedChar(start, text[start]));
           emit(T.Invalid, start, i, text[start]);
           continue;
         }
@@ -326,6 +335,11 @@ function lexWord(text: string, i: number, n: number, diagnostics: Diagnostic[]):
       i++;
       continue;
     }
+    if (k === 4) {
+      diagnostics.push(controlChar(i, c));
+      i++;
+      continue;
+    }
     if (k !== 2) break;
     if (i + 1 >= n) {
       diagnostics.push(
@@ -337,6 +351,7 @@ function lexWord(text: string, i: number, n: number, diagnostics: Diagnostic[]):
     escaped = true;
     const e = text.charCodeAt(i + 1);
     if (e === STAR || e === QUESTION) wild = true;
+    else if (isControl(e)) diagnostics.push(controlChar(i + 1, e));
     i += 2;
   }
   if (escaped) {
@@ -364,6 +379,7 @@ function lexString(text: string, i: number, n: number, quote: number, diagnostic
       escaped = true;
       const e = i + 1 < n ? text.charCodeAt(i + 1) : -1;
       if (e === STAR || e === QUESTION) wild = true;
+      else if (e >= 0 && isControl(e)) diagnostics.push(controlChar(i + 1, e));
       i += 2;
       continue;
     }
@@ -373,6 +389,9 @@ function lexString(text: string, i: number, n: number, quote: number, diagnostic
       break;
     }
     if (c === STAR || c === QUESTION) wild = true;
+    else if (c < SPACE || c === DEL) {
+      if (isControl(c)) diagnostics.push(controlChar(i, c));
+    }
     i++;
   }
   if (i > n) i = n;
@@ -449,6 +468,13 @@ function foreign(start: number, end: number, written: string, canonical: string)
     { start, end },
     [{ title: `Replace with \`${canonical}\``, edits: [{ range: { start, end }, newText: canonical }] }],
   );
+}
+
+function controlChar(at: number, code: number): Diagnostic {
+  const shown = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return diagnostic(DiagnosticCodes.ControlCharacter, 'error', `The control character ${shown} cannot be part of an expression; remove it.`, { start: at, end: at + 1 }, [
+    { title: `Remove ${shown}`, edits: [{ range: { start: at, end: at + 1 }, newText: '' }] },
+  ]);
 }
 
 function unexpectedChar(start: number, ch: string): Diagnostic {

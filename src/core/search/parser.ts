@@ -15,7 +15,7 @@ import type {
   SortItem,
   Value,
 } from './ast';
-import { DiagnosticCodes, diagnostic, type Diagnostic, type QuickFix } from './diagnostics';
+import { DiagnosticCodes, LIMITS, diagnostic, type Diagnostic, type QuickFix } from './diagnostics';
 import { KW as KEYWORDS, T as TOKEN_KINDS, lexPooled as lexPooled_, tokenValue as tokenValue_, type Keyword, type Token } from './lexer';
 
 // Local bindings: a transpiled named import is a getter call on every use, and these sit in the hot loop.
@@ -100,6 +100,10 @@ function isWord(tok: Token, kw: Keyword): boolean {
  * Recovery: a token that cannot start an operand becomes an `error` node and is skipped; a missing
  * operator or value leaves null in the criterion; an unclosed `(` closes at the end. The parser
  * never throws and always consumes the whole input.
+ *
+ * Limits (LIMITS): a text longer than `maxLength` is not parsed (one DQ2010 diagnostic, an `error`
+ * body); parentheses and `NOT`/`-` nested beyond `maxNesting` are one DQ2011 diagnostic and an
+ * `error` node for the rest of that group, skipped without recursion, so no input overflows the stack.
  */
 export class Parser {
   private text!: string;
@@ -110,6 +114,10 @@ export class Parser {
   /** Top of `SCRATCH` for this parse (see `keep`). */
   private top!: number;
   private depth!: number;
+  /** Parentheses and NOT/- enclosing the current point, counted together against LIMITS.maxNesting. */
+  private nesting!: number;
+  private tooDeepReported!: boolean;
+  private tooLong!: boolean;
   private placeholderIndex!: number;
   private quiet!: boolean;
   private diagnostics!: Diagnostic[];
@@ -129,7 +137,9 @@ export class Parser {
 
   /** Readies the parser for another text, as the constructor does (a linter reuses one parser for a file's sections). */
   reset(text: string, options: ParseOptions, begin: number, end: number): this {
-    const lexed = lexPooled(text, begin, end);
+    this.tooLong = end - begin > LIMITS.maxLength;
+    // Too long a text is not even lexed: only its length is reported.
+    const lexed = lexPooled(text, this.tooLong ? end : begin, end);
     this.text = text;
     this.begin = begin;
     this.end = end;
@@ -137,10 +147,22 @@ export class Parser {
     this.pos = 0;
     this.top = 0;
     this.depth = 0;
+    this.nesting = 0;
+    this.tooDeepReported = false;
     this.placeholderIndex = 0;
     this.quiet = false;
     this.last = lexed.count - 1;
     this.diagnostics = lexed.diagnostics;
+    if (this.tooLong) {
+      this.diagnostics.push(
+        diagnostic(
+          DiagnosticCodes.ExpressionTooLong,
+          'error',
+          `The expression is ${(end - begin).toLocaleString('en-US')} characters long; at most ${LIMITS.maxLength.toLocaleString('en-US')} are allowed.`,
+          { start: begin, end: Math.min(end, begin + 1) },
+        ),
+      );
+    }
     this.wildcards = options.supportWildcards ?? true;
     this.defaultOp = options.defaultOperator ?? 'OR';
     this.cursorIndex = options.cursor === undefined ? -1 : findCursorToken(this.tokens, this.last, options.cursor);
@@ -151,7 +173,8 @@ export class Parser {
 
   parseSearch(): ParseResult<SearchExpression> {
     let body: Expr | null = null;
-    if (this.peek().kind === T.EOF) {
+    if (this.tooLong) body = { kind: 'error', range: { start: this.begin, end: this.end } };
+    else if (this.peek().kind === T.EOF) {
       if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
     } else body = this.orExpr();
     if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'end' });
@@ -243,8 +266,11 @@ export class Parser {
     const tok = this.peek();
     if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
     if (isWord(tok, KW.Not) || tok.kind === T.Minus) {
+      if (this.nesting >= LIMITS.maxNesting) return this.tooDeep();
       this.pos++;
+      this.nesting++;
       const operand = this.unary();
+      this.nesting--;
       return { kind: 'not', syntax: tok.kind === T.Minus ? 'minus' : 'keyword', operand, range: { start: tok.start, end: operand.range.end } };
     }
     return this.primary();
@@ -254,7 +280,7 @@ export class Parser {
     const tok = this.peek();
     switch (tok.kind) {
       case T.LParen:
-        return this.parenthesized();
+        return this.nesting >= LIMITS.maxNesting ? this.tooDeep() : this.parenthesized();
       case T.Word: {
         if (isWord(tok, KW.And) || isWord(tok, KW.Or)) {
           this.error(DiagnosticCodes.MissingOperand, `\`${this.val(tok).toUpperCase()}\` needs a criterion before it.`, tok);
@@ -307,6 +333,7 @@ export class Parser {
   private parenthesized(): Expr {
     const open = this.tokens[this.pos++];
     this.depth++;
+    this.nesting++;
     let inner: Expr;
     if (this.peek().kind === T.RParen) {
       if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operand' });
@@ -314,6 +341,7 @@ export class Parser {
       inner = { kind: 'error', range: this.emptyAt(this.peek()) };
     } else inner = this.orExpr();
     this.depth--;
+    this.nesting--;
     const close = this.peek();
     if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'closeParen' });
     if (close.kind === T.RParen) {
@@ -326,6 +354,33 @@ export class Parser {
     // Parentheses only group: the tree keeps the inner node, widened to cover them for hover and folding.
     const end = close.kind === T.RParen ? close.end : this.prevEnd();
     return widen(inner, open.start, end);
+  }
+
+  /**
+   * Past the nesting limit: reports it once, and skips without recursing to the `)` that closes the group this
+   * point is in (left for that group) or to the end, answering one `error` node for what was skipped.
+   */
+  private tooDeep(): Expr {
+    const first = this.peek();
+    if (!this.tooDeepReported) {
+      this.tooDeepReported = true;
+      this.error(
+        DiagnosticCodes.NestingTooDeep,
+        `Parentheses and NOT are nested more than ${LIMITS.maxNesting} deep here; write the expression with less nesting.`,
+        { start: first.start, end: first.end },
+      );
+    }
+    let open = 0;
+    for (;;) {
+      const tok = this.peek();
+      if (tok.kind === T.EOF) break;
+      if (tok.kind === T.RParen) {
+        if (open === 0) break;
+        open--;
+      } else if (tok.kind === T.LParen) open++;
+      this.pos++;
+    }
+    return { kind: 'error', range: { start: first.start, end: Math.max(first.start, this.prevEnd()) } };
   }
 
   private criterion(property: PropertyPath): Criterion {

@@ -10,6 +10,7 @@ import { normaliseGuid, type RenderContext } from '../hal';
 import type { Queryable } from '../storage/store';
 import { consumeUpload } from './uploads';
 import { generateSeedFile, type SeedFileGenerator } from './generatedFiles';
+import { DECODABLE, MAX_DECODE_BYTES, probeImage, renderImage, tooLargeMessage } from '../images';
 
 export interface FileRow {
   id: string;
@@ -73,31 +74,29 @@ export function fitWithin(width: number, height: number, box: number): { width: 
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-const MIME: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  json: 'application/json',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  zip: 'application/zip',
-};
-/** Formats the image library decodes; only these get width/height (HasImage). */
-const DECODABLE = new Set(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tif', 'tiff']);
-const MAX_DECODE_BYTES = 100 * 1024 * 1024;
+/** Media types by extension; a Map, since the extension comes from a client's file name (`x.constructor`). */
+const MIME = new Map<string, string>([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['gif', 'image/gif'],
+  ['bmp', 'image/bmp'],
+  ['tif', 'image/tiff'],
+  ['tiff', 'image/tiff'],
+  ['webp', 'image/webp'],
+  ['pdf', 'application/pdf'],
+  ['txt', 'text/plain'],
+  ['json', 'application/json'],
+  ['mp4', 'video/mp4'],
+  ['mov', 'video/quicktime'],
+  ['zip', 'application/zip'],
+]);
 
 export function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf('.');
   return dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
 }
-export const mimeOf = (ext: string) => MIME[ext] ?? 'application/octet-stream';
+export const mimeOf = (ext: string) => MIME.get(ext) ?? 'application/octet-stream';
 
 // The spec's list; control characters are refused too, since they cannot travel in Content-Disposition.
 const FORBIDDEN_NAME = /[<>:"/\\|?*]/;
@@ -121,16 +120,38 @@ export const FilesSection = z
   .loose();
 export type FilesSection = z.infer<typeof FilesSection>;
 
-/** Width and height when the blob is an image the library decodes; undefined otherwise (HasImage=false). */
-async function probeImage(blobs: BlobStore, key: string, ext: string, size: number): Promise<{ width: number; height: number } | undefined> {
-  if (!DECODABLE.has(ext) || size > MAX_DECODE_BYTES) return undefined;
+/**
+ * Width and height when the blob is an image the emulator derives previews from; undefined otherwise (HasImage=false),
+ * also when its header declares more pixels than the contract's cap: the file is kept, nothing is derived from it.
+ * Only the header is read, in the probe worker: a decompression bomb is never decoded.
+ */
+async function probeVersion(blobs: BlobStore, key: string, filename: string, size: number): Promise<{ width: number; height: number } | undefined> {
+  if (!DECODABLE.has(extensionOf(filename)) || size > MAX_DECODE_BYTES) return undefined;
   try {
-    const { Jimp } = await import('jimp');
-    const image = await Jimp.read(await blobs.bytes(key));
-    return { width: image.width, height: image.height };
+    const probed = await probeImage(blobs, key, `the size of '${filename.slice(0, 200)}'`);
+    return probed.kind === 'image' ? { width: probed.width, height: probed.height } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why a version has no preview, thumbnail or rendition, in words: not an image, too large a file, or a header that
+ * declares more pixels than the cap (read again from the header, so the answer names the declared size).
+ */
+export async function whyNoImage(ctx: EmulatorContext, version: FileVersionRow): Promise<string> {
+  const name = `'${version.filename}'`;
+  if (!DECODABLE.has(version.extension)) return `${name} is not an image (HasImage=false)`;
+  if (Number(version.file_size) > MAX_DECODE_BYTES) return `${name} is larger than ${MAX_DECODE_BYTES / 1048576} MB, more than the emulator decodes (HasImage=false)`;
+  if (version.blob) {
+    try {
+      const probed = await probeImage(ctx.blobs, version.blob, `the size of ${name}`);
+      if (probed.kind === 'tooLarge') return `${name} gets no derived images: ${tooLargeMessage(probed.width, probed.height)} (HasImage=false)`;
+    } catch {
+      // Unreadable as an image: the general answer below.
+    }
+  }
+  return `${name} could not be read as an image (HasImage=false)`;
 }
 
 /**
@@ -185,7 +206,7 @@ async function createVersion(tx: Queryable, blobs: BlobStore, recordId: string, 
   const upload = await consumeUpload(tx, entry.id);
   const filename = entry.filename || upload.filename;
   const ext = extensionOf(filename);
-  const image = await probeImage(blobs, upload.blob, ext, upload.size);
+  const image = await probeVersion(blobs, upload.blob, filename, upload.size);
   const next = await tx.query<{ n: number }>('SELECT coalesce(max(version_number), 0) + 1 AS n FROM file_versions WHERE file_id = $1', [fileId]);
   await tx.query(
     `INSERT INTO file_versions (id, file_id, record_id, version_number, version_label, comment, filename, extension, mime_type, file_size, checksum, blob,
@@ -282,7 +303,10 @@ export async function materialised(ctx: EmulatorContext, version: FileVersionRow
   return { ...version, blob: written.key, file_size: written.size, checksum: written.sha256, preview_blob: null, thumbnail_blob: null };
 }
 
-/** The blob of a preview or thumbnail, rendered from the version's image on first request and kept. */
+/** Renders of previews and thumbnails under way, so that readers asking at once share one. */
+const rendering = new Map<string, Promise<{ key: string; mime: string; width: number; height: number }>>();
+
+/** The blob of a preview or thumbnail, rendered from the version's image (in the image worker pool) on first request and kept. */
 export async function imageBlob(ctx: EmulatorContext, image: ImageRow): Promise<{ key: string; mime: string; width: number; height: number }> {
   const version = await materialised(ctx, image.version);
   if (!hasImage(version)) throw errors.noDataFound(image.kind, version.id);
@@ -291,13 +315,23 @@ export async function imageBlob(ctx: EmulatorContext, image: ImageRow): Promise<
   const size = fitWithin(version.width!, version.height!, IMAGE_SIZES[image.kind]);
   const cached = version[column];
   if (cached && (await ctx.blobs.size(cached)) !== undefined) return { key: cached, mime, ...size };
-  const { Jimp } = await import('jimp');
-  const picture = await Jimp.read(await ctx.blobs.bytes(version.blob!));
-  picture.resize({ w: size.width, h: size.height });
-  const bytes = image.kind === 'preview' ? await picture.getBuffer('image/jpeg', { quality: 82 }) : await picture.getBuffer('image/png');
-  const written = await ctx.blobs.put(bytes);
-  await ctx.store.query(`UPDATE file_versions SET ${column} = $2 WHERE id = $1`, [version.id, written.key]);
-  return { key: written.key, mime, ...size };
+  const key = `${version.id}:${image.kind}:${version.blob}`;
+  let pending = rendering.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const rendered = await renderImage(
+        ctx.blobs,
+        version.blob!,
+        { extension: version.extension, box: IMAGE_SIZES[image.kind], format: image.kind === 'preview' ? 'jpg' : 'png', quality: image.kind === 'preview' ? 82 : undefined },
+        `the ${image.kind} of '${version.filename}'`,
+      );
+      const written = await ctx.blobs.put(rendered.bytes);
+      await ctx.store.query(`UPDATE file_versions SET ${column} = $2 WHERE id = $1`, [version.id, written.key]);
+      return { key: written.key, mime, ...size };
+    })().finally(() => rendering.delete(key));
+    rendering.set(key, pending);
+  }
+  return pending;
 }
 
 // Download URIs ---------------------------------------------------------------------------------------------

@@ -6,8 +6,8 @@ import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
 import { normaliseGuid } from '../hal';
 import type { Queryable } from '../storage/store';
-import { hasImage, loadFiles, materialised, newId, type FileVersionRow } from './files';
-import { removeBackground } from './removeBackground';
+import { hasImage, loadFiles, materialised, newId, whyNoImage, type FileVersionRow } from './files';
+import { createRendition } from './renditions';
 
 export const Preset = z
   .object({ name: z.string(), format: z.string(), size: z.number().int().positive().optional(), usages: z.array(z.string()).optional(), aiActions: z.array(z.string()).optional() })
@@ -54,8 +54,6 @@ export interface JobPlan {
 const ACTIONS = ['CreateRenditions', 'ChangeRecordStatus'] as const;
 const STATUSES = ['Draft', 'Released', 'Archived'] as const;
 const PRIORITIES = ['Low', 'Medium', 'High'] as const;
-const MIME: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff' };
-const DEFAULT_SIZE = 1024;
 
 const oneOf = <T extends string>(values: readonly T[], text: string): T | undefined => values.find((v) => v.toLowerCase() === text.trim().toLowerCase());
 
@@ -132,31 +130,6 @@ export const jobs = {
     ),
 };
 
-/** One rendition of one version: resize to fit the preset's size (never enlarge), apply AI actions, encode. */
-async function renderRendition(ctx: EmulatorContext, version: FileVersionRow, preset: Preset, jobId: string) {
-  const { Jimp } = await import('jimp');
-  const image = await Jimp.read(await ctx.blobs.bytes(version.blob!));
-  const box = preset.size ?? DEFAULT_SIZE;
-  if (Math.max(image.width, image.height) > box) image.scaleToFit({ w: box, h: box });
-  const actions = (preset.aiActions ?? []).map((a) => a.toLowerCase());
-  if (actions.includes('removebackground')) removeBackground(image.bitmap);
-  const format = preset.format.toLowerCase().replace(/^\./, '');
-  const mime = MIME[format];
-  if (!mime) throw new Error(`the preset '${preset.name}' asks for the format '${preset.format}', which cannot be written`);
-  const bytes = mime === 'image/jpeg' ? await image.getBuffer('image/jpeg', { quality: 85 }) : await image.getBuffer(mime as 'image/png');
-  const written = await ctx.blobs.put(bytes);
-  const replaced = await ctx.store.transaction(async (tx) => {
-    const old = await tx.query<{ blob: string }>('DELETE FROM additional_files WHERE file_version_id = $1 AND preset = $2 RETURNING blob', [version.id, preset.name]);
-    await tx.query(
-      `INSERT INTO additional_files (id, file_version_id, name, label, preset, format, mime_type, usages, width, height, file_size, blob, job_id, created_on)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [newId(), version.id, preset.name, preset.name, preset.name, format, mime, JSON.stringify(preset.usages ?? []), image.width, image.height, written.size, written.key, jobId, ctx.clock.now().toISOString()],
-    );
-    return old;
-  });
-  for (const old of replaced) await ctx.blobs.remove(old.blob);
-}
-
 /** The newest version of a record's master file, with its bytes made; throws when the record has none. */
 async function masterVersion(ctx: EmulatorContext, recordId: string): Promise<FileVersionRow> {
   const master = (await ctx.store.query<{ id: string }>('SELECT id FROM files WHERE record_id = $1 AND is_master ORDER BY created_on LIMIT 1', [recordId]))[0];
@@ -180,8 +153,8 @@ export async function runJob(ctx: EmulatorContext, job: JobRow, plan: JobPlan): 
       }
       if (plan.presets.length) {
         const version = await masterVersion(ctx, recordId);
-        if (!hasImage(version)) throw new Error(`record '${recordId}' has no image file: '${version.filename}' is not an image (HasImage=false)`);
-        for (const preset of plan.presets) await renderRendition(ctx, version, preset, job.id);
+        if (!hasImage(version)) throw new Error(`record '${recordId}' has no image file: ${await whyNoImage(ctx, version)}`);
+        for (const preset of plan.presets) await createRendition(ctx, version, preset, job.id);
       }
     } catch (err) {
       failures.push({ recordId: target.recordId, message: err instanceof Error ? err.message : String(err) });
@@ -192,7 +165,7 @@ export async function runJob(ctx: EmulatorContext, job: JobRow, plan: JobPlan): 
   const what = [plan.presets.length ? `created ${plan.presets.map((p) => p.name).join(', ')}` : '', plan.status ? `set the status to ${plan.status}` : ''].filter(Boolean).join(' and ');
   const message =
     status === 'Success'
-      ? `${what.charAt(0).toUpperCase()}${what.slice(1)} for ${total} record${total === 1 ? '' : 's'}.`
+      ? `${what.charAt(0).toUpperCase()}${what.slice(1)} for ${total} record(s).`
       : `${failures.length} of ${total} target(s) failed: ${failures.map((f) => f.message).join('; ').slice(0, 1000)}`;
   await ctx.store.query(`UPDATE maintenance_jobs SET status = $2, failed_targets_count = $3, errors = $4, message = $5, finished_on = $6 WHERE id = $1`, [
     job.id,

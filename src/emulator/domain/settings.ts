@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { errors } from '../errors';
 import type { Queryable } from '../storage/store';
-import { HOOKS_SETTING, Hooks } from './fileVersionHooks';
+import { HOOKS_SETTING, validateHooks } from './fileVersionHooks';
 import { normaliseGuid } from '../hal';
 
 export interface SettingDefinitionRow {
@@ -66,8 +66,5 @@ function checkValue(name: string, value: unknown): void {
     const presets = z.array(Preset).max(200).safeParse(value);
     if (!presets.success) throw errors.validation(`Invalid rendition presets: ${presets.error.issues[0]?.message ?? ''}`);
   }
-  if (name === HOOKS_SETTING) {
-    const hooks = Hooks.safeParse(value);
-    if (!hooks.success) throw errors.validation(`Invalid ${HOOKS_SETTING}: a list of URLs or { "url", "mode": "json" | "page-hook" } (${hooks.error.issues[0]?.message ?? ''})`);
-  }
+  if (name === HOOKS_SETTING) validateHooks(value);
 }

@@ -17,7 +17,8 @@ export const SearchBody = z
   .object({
     searchExpression: z
       .object({
-        expression: z.string().max(20_000).nullish(),
+        // A transport bound only: the parser's own limit (core LIMITS, DQ2010) answers an expression that is too long.
+        expression: z.string().max(1_000_000).nullish(),
         parameters: z.array(Scalar).max(1000).nullish(),
         namedParameters: z.record(z.string().max(200), Scalar).nullish(),
         supportWildcards: z.union([z.boolean(), z.string().regex(/^(true|false)$/i, 'supportWildcards must be true or false')]).nullish(),
@@ -29,13 +30,13 @@ export const SearchBody = z
       .loose()
       .nullish(),
     cursor: z.string().max(1000).nullish(),
-    sort: z.string().max(2000).nullish(),
+    sort: z.string().max(1_000_000).nullish(),
   })
   .loose();
 
 const SearchQuery = z
   .object({
-    sort: z.string().max(2000).optional().describe('Sort expression (also accepted in the body or as a header)'),
+    sort: z.string().max(1_000_000).optional().describe('Sort expression (also accepted in the body or as a header)'),
     pageSize: z.string().max(12).optional(),
     page: z.string().max(12).optional(),
     skip: z.string().max(12).optional(),

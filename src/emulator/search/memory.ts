@@ -2,7 +2,7 @@
 // resources' own attributes in memory, since these tables hold tens of rows, not thousands.
 import { parseExpression, parseSearchDate, parseSort, type Criterion, type Expr, type ScalarValue } from '../../core/search';
 import { errors } from '../errors';
-import { checkExpressionText } from './run';
+import { firstError } from './run';
 
 type Item = Record<string, unknown>;
 
@@ -93,19 +93,17 @@ function criterion(item: Item, c: Criterion): boolean {
 /** Filters and sorts plain resource objects by a filter and sort expression (both optional). */
 export function filterAndSort<T extends Item>(items: T[], filter: string | undefined, sort: string | undefined): T[] {
   let out = items;
-  checkExpressionText(filter);
-  checkExpressionText(sort, 'sort expression');
   if (filter?.trim()) {
     const parsed = parseExpression(filter);
-    const error = parsed.diagnostics.find((d) => d.severity === 'error');
-    if (error) throw errors.invalidSearchExpression(`Invalid search expression: ${error.message}`);
+    const error = firstError(parsed.diagnostics);
+    if (error) throw errors.invalidSearchExpression(`Invalid search expression: ${error}`);
     const body = parsed.ast.body;
     if (body) out = out.filter((item) => matches(item, body));
   }
   if (sort?.trim()) {
     const parsed = parseSort(sort);
-    const error = parsed.diagnostics.find((d) => d.severity === 'error');
-    if (error) throw errors.invalidSearchExpression(`Invalid sort expression: ${error.message}`);
+    const error = firstError(parsed.diagnostics);
+    if (error) throw errors.invalidSearchExpression(`Invalid sort expression: ${error}`);
     const keys = parsed.ast.items.map((i) => {
       if (i.target.kind === 'field') throw errors.invalidSearchExpression('Field references apply to record searches only.');
       return { name: i.target.name, dir: i.direction === 'desc' ? -1 : 1 };

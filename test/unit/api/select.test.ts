@@ -42,5 +42,8 @@ describe('select headers', () => {
   it('parses the CLI form record=fields,files;field=definition', () => {
     assert.deepEqual(parseSelectSpec('record=fields,files; field=definition'), { resources: { record: ['fields', 'files'], field: ['definition'] } });
     assert.throws(() => parseSelectSpec('fields'), /resource/);
+    // Resource names are the user's: those of Object.prototype members are names like any other.
+    const odd = parseSelectSpec('constructor=a;__proto__=b;toString=c,d');
+    assert.equal(JSON.stringify(odd.resources), '{"constructor":["a"],"__proto__":["b"],"toString":["c","d"]}');
   });
 });

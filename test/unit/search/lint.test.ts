@@ -104,6 +104,23 @@ describe('dam lint', () => {
     });
   });
 
+  it('reports a file nested 3,000 deep (once a RangeError) and one with a control character as errors, with exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dam-lint-deep-'));
+    try {
+      const deep = join(dir, 'deep.dam-query');
+      writeFileSync(deep, `### deep\n${'('.repeat(3000)}Title = x${')'.repeat(3000)}\n### control\nTitle = 'a\u0001b'\n`);
+      const r = await dam('lint', deep);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(
+        r.stdout,
+        `${deep}:2:257: error DQ2011 Parentheses and NOT are nested more than 256 deep here; write the expression with less nesting.\n` +
+          `${deep}:4:11: error DQ1005 The control character U+0001 cannot be part of an expression; remove it.\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to run without files, and reports unreadable ones', async () => {
     assert.equal((await dam('lint')).code, 2);
     const r = await dam('lint', join(FIXTURES, 'missing.dam-query'));

@@ -1,6 +1,6 @@
 // The `dam tasks` argument helpers: durations where a day is 8 hours, and the one-line task summary.
 import assert from 'node:assert/strict';
-import { parseDuration, summary } from '../../../src/cli/commands/tasks';
+import { parseDuration, parseMetadata, summary } from '../../../src/cli/commands/tasks';
 import { UsageError } from '../../../src/cli/command';
 
 describe('dam tasks arguments', () => {
@@ -21,5 +21,14 @@ describe('dam tasks arguments', () => {
       summary({ id: 7, name: 'Copy', workFlowTaskStatus: 4, startType: 2, beginDate: 'B', endDate: 'E', estimatedDuration: 60, canDelegate: true, assignees: [{ taskAssigneeId: 9, userID: 3 }] }),
       'task 7 "Copy" Assigned FixedBegin B → E (60 min); user 3 (assignee 9); can delegate',
     );
+  });
+
+  it('--meta gathers repeated names and commas into lists, and names of Object.prototype members are fields like any other', () => {
+    assert.deepEqual(parseMetadata(['Status=Draft', 'Tags=a,b', 'Tags=c']), { Status: 'Draft', Tags: ['a', 'b', 'c'] });
+    const odd = parseMetadata(['constructor=x', '__proto__=y', 'toString=p,q']);
+    assert.deepEqual(Object.keys(odd), ['constructor', '__proto__', 'toString']);
+    assert.equal(JSON.stringify(odd), '{"constructor":"x","__proto__":"y","toString":["p","q"]}');
+    assert.equal(Object.getPrototypeOf(odd), Object.prototype, 'the prototype is untouched');
+    assert.throws(() => parseMetadata(['novalue']), UsageError);
   });
 });
