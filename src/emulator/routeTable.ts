@@ -107,6 +107,15 @@ export function lenientKeys(schema: z.ZodType, value: unknown, renamed: string[]
     for (const [k, v] of Object.entries(value)) out[k] = lenientKeys(def.valueType as z.ZodType, v, renamed, `${path}.${k}`);
     return out;
   }
+  // Newtonsoft reads "true" as a boolean and "12" as a number where the model has one (`"logRequest":"true"`).
+  if (def.type === 'boolean' && typeof value === 'string' && /^(true|false)$/i.test(value.trim())) {
+    renamed.push(`${path || 'value'}: "${value}" read as a boolean`);
+    return value.trim().toLowerCase() === 'true';
+  }
+  if (def.type === 'number' && typeof value === 'string' && /^-?\d{1,15}(\.\d+)?$/.test(value.trim())) {
+    renamed.push(`${path || 'value'}: "${value}" read as a number`);
+    return Number(value);
+  }
   if (def.type !== 'object' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const shape = def.shape as Record<string, z.ZodType>;
   const byLower = new Map<string, string>();
@@ -247,7 +256,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
             if (!sent && spec.bodyOptional) body = undefined;
           }
         }
-        if (renamed.length) request.lenient = [...(request.lenient ?? []), ...renamed.map((r) => `property name matched case-insensitively: ${r}`)];
+        if (renamed.length) request.lenient = [...(request.lenient ?? []), ...renamed.map((r) => (r.includes(' read as ') ? r : `property name matched case-insensitively: ${r}`))];
         return spec.handler({
           params: params as z.infer<P>,
           query: query as z.infer<Q>,

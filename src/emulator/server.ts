@@ -7,6 +7,7 @@ import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy } from './con
 import { ApiError, errors } from './errors';
 import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
 import { parseLenientJson } from './lenientJson';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { OPENAPI_BASE } from './docs';
 import { routeModules } from './routes';
@@ -204,9 +205,17 @@ export async function buildApp(
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);
 
+  // Browser clients (a CMS plugin, a PKCE web app) call the content API, the upload service and the token endpoint
+  // across origins. The analytics host sends no CORS headers (real-service-notes), and nothing else is for pages.
+  const crossOrigin = /^\/(api\/core|uploads|login)(\/|$|\?)/i;
+  await app.register(cors, {
+    delegator: (request, callback) => callback(null, { origin: crossOrigin.test(String(request.url)), maxAge: 600 }),
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.length > MAX_URI) throw errors.uriTooLong(request.url.length, MAX_URI);
-    if (request.is404) return;
+    // A CORS preflight carries no credentials; @fastify/cors answers it.
+    if (request.is404 || request.method === 'OPTIONS') return;
     const policy = headerPolicy(request);
     if (faults && (policy === 'api' || policy === 'service') && Math.random() < faults.rate) {
       const kind = faultKinds[Math.floor(Math.random() * faultKinds.length)];
@@ -224,7 +233,9 @@ export async function buildApp(
       if (!isAcceptable(accept)) throw errors.notAcceptable(accept);
     }
     if (policy === 'discovery') return;
-    request.caller = await tokens.authenticate(typeof h.authorization === 'string' ? h.authorization : undefined);
+    // Work-management clients also send the token as X-Access-Token (a public configuration tool does).
+    const xAccess = policy === 'service' && !h.authorization && typeof h['x-access-token'] === 'string' ? `Bearer ${h['x-access-token']}` : undefined;
+    request.caller = await tokens.authenticate(typeof h.authorization === 'string' ? h.authorization : xAccess);
     if (policy === 'api') {
       const version = h['api-version'];
       if (version === undefined || version === '') throw errors.missingHeader('API-Version');

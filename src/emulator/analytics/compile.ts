@@ -319,6 +319,8 @@ function defaultOrder(q: NormalizedQuery, keys: string[][]): [string, 'asc' | 'd
   return keys[0] ? [[keys[0][0], 'asc']] : [];
 }
 
+const DASHED_GUID = /^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i;
+
 function likeEscape(v: string): string {
   return v.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -329,7 +331,8 @@ function filterSql(f: NormalizedFilter, expr: string, p: (v: SqlParam) => string
   const vals = (): SqlParam => {
     if (type === 'boolean') return f.values.map((v) => (['true', '1'].includes(v.toLowerCase()) ? 'true' : 'false'));
     if (type === 'time') return f.values.map((v) => dateStart(v) ?? v);
-    return f.values;
+    // Ids travel undashed in rows (real-service-notes); clients filter with dashed GUIDs too.
+    return f.values.map((v) => (DASHED_GUID.test(v) ? v.replace(/[{}-]/g, '').toLowerCase() : v));
   };
   const like = (wrap: (v: string) => string) => `${expr}::text ILIKE ANY(${p(f.values.map((v) => wrap(likeEscape(v))))}::text[])`;
   const one = () => `${p(f.values[0])}::${cast}`;

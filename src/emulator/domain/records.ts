@@ -22,7 +22,10 @@ const LocalizedValue = z
 const FieldUpdate = z
   .object({
     id: z.string().max(100).optional(),
+    /** Clients also name the field by `fieldId` or `name` (aprimo-js README, the Akeneo connector). */
+    fieldId: z.string().max(100).optional(),
     fieldName: z.string().max(500).optional(),
+    name: z.string().max(500).optional(),
     localizedValues: z.array(LocalizedValue).max(100).nullish(),
   })
   .loose();
@@ -30,7 +33,10 @@ const FieldUpdate = z
 /** A record body (POST or partial PUT); unknown members (e.g. `_links` of a reused read) are ignored. */
 export const RecordBody = z
   .object({
-    title: z.string().max(2000).nullish(),
+    // A title written as `{ "value": … }` (one public add-on) is read as its value.
+    title: z
+      .union([z.string().max(2000), z.object({ value: z.string().max(2000).nullish() }).loose().transform((t) => t.value ?? null)])
+      .nullish(),
     status: z.string().max(50).nullish(),
     contentType: z.string().max(200).nullish(),
     tag: z.string().max(100_000).nullish(),
@@ -186,7 +192,7 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
       await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2', [recordId, def.id]);
     }
     for (const item of body.fields.addOrUpdate ?? []) {
-      const def = findDef(item.id, item.fieldName);
+      const def = findDef(item.id ?? item.fieldId, item.fieldName ?? item.name);
       for (const lv of item.localizedValues ?? []) {
         const languageId = lv.languageId ? normaliseGuid(lv.languageId) : NEUTRAL_LANGUAGE;
         if (!languageId) throw errors.validation(`'${lv.languageId}' is not a language id.`);

@@ -92,6 +92,16 @@ export const uploads = {
       [row.token, row.fileId, row.filename, row.blob, row.size, row.sha256, row.userId, row.now],
     ),
 
+  /** An upload whose bytes will arrive through its sasUrl: committed, with no blob until then. */
+  awaitBytes: (db: Queryable, row: { token: string; fileId: string; filename: string; userId: number; now: Date }) =>
+    db.query(`INSERT INTO uploads (token, file_id, filename, kind, state, user_id, created_on, committed_on) VALUES ($1, $2, $3, 'single', 'committed', $4, $5, $5)`, [
+      row.token,
+      row.fileId,
+      row.filename,
+      row.userId,
+      row.now,
+    ]),
+
   openSegmented: (db: Queryable, row: { token: string; fileId: string; filename: string; userId: number; now: Date }) =>
     db.query(`INSERT INTO uploads (token, file_id, filename, kind, state, user_id, created_on) VALUES ($1, $2, $3, 'segmented', 'open', $4, $5)`, [
       row.token,

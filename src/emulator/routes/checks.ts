@@ -11,7 +11,8 @@ import { normaliseGuid, renderContext } from '../hal';
 import { Segment, created, noContent, route } from '../routeTable';
 import { CheckCategorySchema, CheckResultSchema, CheckSchema, FindingSchema, list } from '../schemas';
 
-const Outcome = z.enum(['pass', 'fail', 'warning', 'info']);
+// Enums bind case-insensitively in ASP.NET: a public SDK's examples send "Pass" and "Fail".
+const Outcome = z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['pass', 'fail', 'warning', 'info']));
 const Guid = z.string().transform((s, ctx) => {
   const id = normaliseGuid(s);
   if (!id) ctx.addIssue({ code: 'custom', message: `'${s.slice(0, 60)}' is not a GUID` });

@@ -18,6 +18,8 @@ export const ClassificationBody = z
     name: z.string().min(1).max(500).nullish(),
     identifier: z.string().max(500).nullish(),
     parentId: z.string().max(100).nullish(),
+    /** The parent by its name path (`/Products/Line A`), as the public classification importer sends it. */
+    parentNamePath: z.string().max(4000).nullish(),
     sortIndex: z.number().int().min(-1_000_000).max(1_000_000).nullish(),
     sortOrder: z.enum(['Label', 'Name', 'SortIndex']).nullish(),
     labels: z.array(Label).max(100).nullish(),
@@ -31,6 +33,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
   const tag = 'Classifications';
   const { store } = ctx;
+
+  /** `parentNamePath` names the parent when `parentId` does not. */
+  async function withParentByPath<T extends { parentId?: string | null; parentNamePath?: string | null }>(body: T): Promise<T> {
+    if (!body.parentNamePath || body.parentId) return body;
+    return { ...body, parentId: (await classifications.atNamePath(store, body.parentNamePath)).id };
+  }
 
   /** A page of classifications: the children of a node in tree order, or a search of all of them. */
   async function listPage(request: FastifyRequest, children?: ClassificationRow[]) {
@@ -141,7 +149,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 201: { description: 'The new classification', schema: ClassificationSchema } },
     handler: async ({ body, request, reply, caller }) => {
       if (!body.name) throw ctx.errors.validation('name is required.');
-      const fields = { ...body, name: body.name };
+      const fields = { ...(await withParentByPath(body)), name: body.name };
       const id = await store.transaction((tx) => classifications.create(tx, fields, caller().userId, ctx.clock.now()));
       const rc = renderContext(ctx, request);
       return created(reply, `${core(rc)}/classification/${id}`, await render(classificationType, await classifications.find(store, id), rc));
@@ -159,7 +167,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 204: { description: 'Changed' } },
     handler: async ({ params, body, reply, caller }) => {
       const row = await classifications.find(store, params.id);
-      await store.transaction((tx) => classifications.update(tx, row, body, caller().userId, ctx.clock.now()));
+      const fields = await withParentByPath(body);
+      await store.transaction((tx) => classifications.update(tx, row, fields, caller().userId, ctx.clock.now()));
       return noContent(reply);
     },
   });

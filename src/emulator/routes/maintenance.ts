@@ -143,15 +143,16 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
   route(app, ctx, {
     method: 'POST',
     url: [`${base}/orders`, `${base}/order`],
-    summary: 'Create a download order; once done it lists deliveredFiles (download links)',
+    summary: 'Create a download order; its answer (and GET /order/{id}) lists deliveredFiles, the download links',
     tag: 'Orders',
     body: OrderBody,
-    responses: { 201: { description: 'The order, Pending; follow it at its Location', schema: OrderSchema } },
+    responses: { 201: { description: 'The order, processed, with its Location', schema: OrderSchema } },
     handler: async ({ body, request, reply, caller }) => {
       const order = await orders.create(ctx.store, body.type, body.targets, body.disableNotification ?? false, caller().userId, ctx.clock.now());
-      ctx.background(() => processOrder(ctx, order));
+      // Done before answering: public clients read deliveredFiles from the create's answer (and others poll).
+      await processOrder(ctx, order);
       const rc = renderContext(ctx, request);
-      return created(reply, `${core(rc)}/order/${order.id}`, await render(orderType, order, rc));
+      return created(reply, `${core(rc)}/order/${order.id}`, await render(orderType, await orders.find(ctx.store, order.id), rc));
     },
   });
   route(app, ctx, {

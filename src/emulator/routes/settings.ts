@@ -40,7 +40,13 @@ export const settingType = defineType<SettingRow>({
   ],
 });
 
-export const SettingBody = z.object({ value: z.unknown() }).loose();
+export const SettingBody = z
+  .object({
+    value: z.unknown(),
+    scope: z.string().max(40).nullish().describe('system (default); per-group values (usergroup) are taken but not kept by the emulator'),
+    scopeId: z.string().max(100).nullish(),
+  })
+  .loose();
 const NameParams = z.object({ name: Segment });
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
@@ -50,9 +56,13 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     url: '/api/core/settings',
     summary: 'List settings',
     tag,
-    query: ListQuery,
+    query: ListQuery.extend({ names: z.string().max(10_000).optional().describe('Only these settings, comma-separated') }),
     responses: { 200: { description: 'A page of settings', schema: paged(SettingSchema) } },
-    handler: async ({ request }) => listSmall(ctx, request, settingType, await settings.list(ctx.store)),
+    handler: async ({ query, request }) => {
+      const names = query.names?.split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+      const rows = await settings.list(ctx.store);
+      return listSmall(ctx, request, settingType, names?.length ? rows.filter((r) => names.includes(r.name.toLowerCase())) : rows);
+    },
   });
   route(app, ctx, {
     method: 'GET',
@@ -76,6 +86,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     handler: async ({ params, body, reply }) => {
       const row = await settings.find(ctx.store, params.name);
       if (!('value' in body)) throw ctx.errors.validation('value is required.');
+      if (body.scope && body.scope.toLowerCase() !== 'system') {
+        // Configuration tools copy per-group values too; the emulator keeps system-wide values only.
+        ctx.log(`settings: a ${body.scope}-scoped value of ${row.name} was not kept (the emulator keeps system-wide values)`);
+        return noContent(reply);
+      }
       await settings.set(ctx.store, row.name, body.value, ctx.clock.now());
       return noContent(reply);
     },

@@ -15,6 +15,7 @@ import {
 } from '../../core/tasks';
 import type { Caller, EmulatorContext } from '../context';
 import { route } from '../routeTable';
+import { load } from '../domain/model';
 import { TaskSchema, opsCollection } from '../schemas';
 import { normaliseGuid, type Json } from '../hal';
 import type { Queryable } from '../storage/store';
@@ -219,6 +220,26 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   },
   });
 
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/users/me',
+    summary: 'The calling user (work management)',
+    tag,
+    responses: { 200: { description: 'The user', schema: z.object({ userId: z.number().int(), adamUserId: z.number().int() }).loose() } },
+    handler: async ({ caller }) => {
+      const me = caller();
+      const user = (await load.users(store, [me.userId]))[0];
+      return {
+        userId: me.userId,
+        adamUserId: me.userId,
+        loginId: user?.login,
+        firstName: user?.first_name,
+        lastName: user?.last_name,
+        emailAddress: user?.email,
+        languageId: me.languageId,
+      };
+    },
+  });
   route(app, ctx, {
     method: 'GET',
     url: '/api/tasks/mine',

@@ -29,7 +29,12 @@ const CommitBody = z.looseObject({
   segmentcount: z.union([z.number(), z.string().max(20)]).describe('How many segments were sent'),
 });
 const TokenParams = z.object({ token: z.string().min(1).max(500) });
-const MultipartFileBody = z.object({ file1: z.string().describe('The file, one part (binary)') });
+const UploadBody = z.looseObject({
+  file1: z.string().optional().describe('multipart/form-data: the file, one part (binary)'),
+  fileName: z.string().max(10_000).optional().describe('JSON: the name of the file whose bytes go to the sasUrl'),
+  fileSize: z.number().optional(),
+  mimeType: z.string().max(200).optional(),
+});
 
 function listIndexes(indexes: number[]): string {
   return indexes.length > 20 ? `${indexes.slice(0, 20).join(', ')} … (${indexes.length} in all)` : indexes.join(', ');
@@ -143,18 +148,28 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_FILE_BYTES } });
     // Spec: raw binary bodies are not accepted; say which type came, before a byte of it is read.
-    scope.addContentTypeParser('*', (request, _payload, done) => done(errors.unsupportedMediaType(String(request.headers['content-type']).slice(0, 100)), undefined));
+    scope.addContentTypeParser('*', (request, _payload, done) => done(errors.unsupportedMediaType(String(request.headers['content-type']).slice(0, 100), ['multipart', 'json']), undefined));
 
     route(scope, ctx, {
       method: 'POST',
       url: '/uploads',
-      summary: 'Upload one file (multipart/form-data, one file part, e.g. "file1"); below 20 MB',
+      summary:
+        'Upload one file: multipart/form-data with one file part (e.g. "file1"), below 20 MB; or JSON { fileName } for a ' +
+        'writable blob location, whose sasUrl then takes the bytes by PUT',
       tag,
-      body: MultipartFileBody,
-      consumes: ['multipart'],
+      body: UploadBody,
+      bodyOptional: true,
+      consumes: ['multipart', 'json'],
       responses: { 200: { description: 'The single-use token, a sasUrl and the fileId', schema: UploadResultSchema } },
-      handler: async ({ request, caller }) => {
+      handler: async ({ request, body, caller }) => {
         const userId = caller().userId;
+        if (!request.isMultipart()) {
+          // The spec's third way: the bytes go to the blob location (sasUrl) afterwards; the token works once they arrived.
+          const filename = checkFilename(body?.fileName, 'An upload to a blob location');
+          const row = { token: newToken(), file_id: newGuid() };
+          await uploads.awaitBytes(store, { token: row.token, fileId: row.file_id, filename, userId, now: ctx.clock.now() });
+          return answer(request, row);
+        }
         const { written, filename } = await receiveOneFile(request, MAX_FILE_BYTES);
         const row = { token: newToken(), file_id: newGuid() };
         try {
@@ -204,8 +219,10 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         // A segment's own checksum would be thrown away: the file's is taken over all of them (SegmentRuns).
         const tracker = runs.segmentStarted(token, index);
         let replaced: string | undefined;
+        let size: number | undefined;
         try {
           const { written } = await receiveOneFile(request, MAX_SEGMENT_BYTES, { checksum: false, started: tracker?.started });
+          size = written.size;
           try {
             replaced = await store.transaction((tx) => uploads.storeSegment(tx, token, index, written.key, written.size));
           } catch (err) {
@@ -220,7 +237,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         // An earlier copy from before this run (a restart): the run's reading did not see it replaced.
         if (replaced) runs.forget(token);
         await removeBlobs([replaced]);
-        return reply.code(202).send();
+        // A body, though the spec shows none: public clients parse every answer as JSON.
+        return reply.code(202).send({ index, size: size ?? null });
       },
     });
 

@@ -79,6 +79,7 @@ export const COLUMNS: { readonly [T in Target]: ReadonlyMap<string, Column> } = 
     ['Tag', row('r.tag')],
     ['Keywords', { on: 'field', name: 'Keywords' }],
     ['LatestVersionOfMasterfile.FileName', { on: 'masterLatest', sql: 'fv.filename' }],
+    ['LatestVersionOfMasterfile.HasPublicUri', { on: 'masterLatest', sql: 'false' }],
     ['CheckedOutBy', { on: 'file', sql: 'f.checked_out_by' }],
     ['IsMaster', { on: 'file', sql: 'f.is_master' }],
     ['FileName', version('fv.filename')],
@@ -284,7 +285,7 @@ export class Compiler {
       case 'rendition':
         return `EXISTS (SELECT 1 FROM additional_files af JOIN file_versions fv ON fv.id = af.file_version_id WHERE fv.record_id = r.id AND ${cond})`;
       case 'masterLatest':
-        return `EXISTS (SELECT 1 FROM files f JOIN LATERAL (SELECT v.filename FROM file_versions v WHERE v.file_id = f.id ORDER BY v.version_number DESC LIMIT 1) fv ON true
+        return `EXISTS (SELECT 1 FROM files f JOIN LATERAL (SELECT v.* FROM file_versions v WHERE v.file_id = f.id ORDER BY v.version_number DESC LIMIT 1) fv ON true
           WHERE f.record_id = r.id AND f.is_master AND ${cond})`;
       case 'recordClassification':
         return `EXISTS (SELECT 1 FROM record_classifications rc JOIN classifications c2 ON c2.id = rc.classification_id WHERE rc.record_id = r.id AND ${cond})`;
@@ -424,10 +425,9 @@ export class Compiler {
       cond = this.dateCompare('fv.value_date', positive, values);
     } else if (accessor.type === 'Numeric') {
       cond = this.numberCompare(`(CASE WHEN fv.value_text ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN fv.value_text::numeric END)`, positive, values);
-    } else if (dataType === 'TextList') {
+    } else if (dataType === 'TextList' && positive !== 'contains') {
       // One value per list element: `Keywords = sunset` matches a record with `sunset` among its keywords.
       cond = `EXISTS (SELECT 1 FROM jsonb_array_elements_text(coalesce(fv.value->'values', '[]'::jsonb)) AS item(text) WHERE ${this.stringCompare('item.text', positive, values)})`;
-      if (positive === 'contains') cond = this.stringCompare('fv.value_text', positive, values);
     } else {
       cond = this.stringCompare('fv.value_text', positive, values);
     }
