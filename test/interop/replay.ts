@@ -15,7 +15,7 @@ export interface Answer {
 export async function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: BodyInit): Promise<Answer> {
   const res = await fetch(path.startsWith('http') ? path : `${origin}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
-  let json: Answer['json'] = {};
+  let json: Answer['json'];
   try {
     json = text ? (JSON.parse(text) as Answer['json']) : {};
   } catch {
