@@ -11,9 +11,10 @@ import type { TrackedStore } from './storage/tracking';
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
  * 'api' (default) needs API-Version, Accept, Authorization and User-Agent; 'discovery' (/, /supportedVersions)
- * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing.
+ * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing;
+ * 'devtools' (the emulator's own tools under /_emulator, not the tenant's API) nothing, and only from loopback.
  */
-export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login';
+export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login' | 'devtools';
 
 /** A registered route as the generated OpenAPI document sees it. */
 export interface RouteInfo {

@@ -6,6 +6,7 @@ import { openBlobStore, type BlobStore } from './blobs';
 import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy, RouteInfo } from './context';
 import { ApiError, errors } from './errors';
 import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
+import { DEFAULT_JOURNAL_SIZE, registerInspector } from './inspector';
 import { routeModules } from './routes';
 import { migrations } from './storage/migrations';
 import { migrate } from './storage/migrate';
@@ -28,6 +29,8 @@ export interface EmulatorOptions {
   tokenTtl?: number;
   /** A postgres:// URL: used instead of PGlite (schema from its `schema` parameter). */
   database?: string;
+  /** Requests the inspector keeps (GET /_emulator/requests); default 1000, 0 turns the inspector off. */
+  journalSize?: number;
   /** Injects 429 / 504 answers at the given rate (0..1) on API routes. */
   faults?: { rate: number; kinds?: ('429' | '504')[] };
   log?: (line: string) => void;
@@ -150,6 +153,9 @@ export async function buildApp(
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
+  // Before the header checks below, so a request they refuse is still journaled with its findings.
+  registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, host: options.host, tokens, clock });
+
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);
 
@@ -163,7 +169,7 @@ export async function buildApp(
       return reply.code(504).type('text/html; charset=utf-8').send(faultHtml(504, 'Gateway Timeout'));
     }
     const h = request.headers;
-    if (policy === 'docs' || policy === 'login') return;
+    if (policy === 'docs' || policy === 'login' || policy === 'devtools') return;
     if (!h['user-agent']) throw errors.missingHeader('User-Agent');
     if (policy === 'download') return;
     const accept = typeof h.accept === 'string' ? h.accept : '';
