@@ -12,7 +12,7 @@ const SECRET_PARAM = String.raw`${SECRET_FIELD}|sig|token|code|auth-code`;
 const PARAM_IN_TEXT = new RegExp(String.raw`([?&](?:${SECRET_PARAM})=)[^&#"'\s<>\\]+`, 'gi');
 const JSON_DOUBLE = new RegExp(String.raw`("(?:${SECRET_FIELD})"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)`, 'gi');
 const JSON_SINGLE = new RegExp(String.raw`('(?:${SECRET_FIELD})'\s*:\s*)'(?:[^'\\]|\\.)*(?:'|\\?$)`, 'gi');
-const FORM_FIELD = new RegExp(String.raw`(^|&)((?:${SECRET_FIELD})=)[^&]*`, 'gi');
+const FORM_FIELD = new RegExp(String.raw`(^|&)((?:${SECRET_PARAM})=)[^&#"'\s<>\\]*`, 'gi');
 const BEARER = /(\bBearer\s+)[A-Za-z0-9._~+/=-]+/g;
 const SECRET_PARAM_NAME = new RegExp(String.raw`^(?:${SECRET_PARAM})$`, 'i');
 
