@@ -17,7 +17,7 @@ import type { Inspector } from './plugin';
 
 const TAGS = ['emulator devtools'];
 /** Bytes a stream may have waiting for a slow reader before further events are dropped (and counted). */
-const STREAM_HIGH_WATER = 256 * 1024;
+export const STREAM_HIGH_WATER = 256 * 1024;
 const PING_MS = 15_000;
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -62,12 +62,12 @@ function toFilter(q: FilterQuery): JournalFilter {
 }
 
 /** One server-sent-events reader: never buffers more than STREAM_HIGH_WATER; what it misses is counted and said. */
-class EventStream {
+export class EventStream {
   private dropped = 0;
   private closed = false;
 
   constructor(
-    private readonly res: ServerResponse,
+    private readonly res: Pick<ServerResponse, 'writableLength' | 'write' | 'end' | 'on'>,
     private readonly filter: JournalFilter,
   ) {
     res.on('drain', () => this.flushDropped());
