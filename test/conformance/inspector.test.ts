@@ -239,7 +239,7 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     const run = await runDam(['emulator', 'requests', '--client', 'cli-test', '--url', env().url]);
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.match(lines[0], /^#\d+ \d\d:\d\d:\d\d\.\d{3}  200 GET \/api\/core\/records\?pageSize=5000  [\d.]+ ms  cli-test\/1$/);
+    assert.match(lines[0], /^#\d+ \d\d:\d\d:\d\d\.\d{3} {2}200 GET \/api\/core\/records\?pageSize=5000 {2}[\d.]+ ms {2}cli-test\/1$/);
     assert.equal(lines[1], '    frown  DE2001 pageSize 5000 is above the cap of 100 for this route: a tenant silently answers pages of 100. → Ask for at most 100 and follow nextCursor for the rest.');
     const json = await runDam(['emulator', 'requests', '--status', '4xx', '--json', '--limit', '3'], { DAM_URL: env().url });
     const entries = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as EntrySummary);
@@ -261,7 +261,7 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     stop.abort();
     assert.equal(await running, 0);
     assert.match(text, /200 GET \/api\/core\/fieldgroups\?pageSize=2000/);
-    assert.match(text, /\n {4}frown  DE2001 /);
+    assert.match(text, /\n {4}frown {2}DE2001 /);
   });
 
   it('cannot reach a journal where there is none: says so and exits 1', async () => {
