@@ -1,5 +1,7 @@
 // Client of an emulator's request journal (`/_emulator/requests`): list, read, replay, clear, and follow the live
 // stream of server-sent events, reconnecting from the last id seen. No token: the devtools are not the tenant's API.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { z } from 'zod';
 import {
   EntryDetailSchema,
@@ -130,20 +132,17 @@ export class InspectorClient {
     return this.call('DELETE', '/_emulator/requests', undefined, signal);
   }
 
-  /** One connection to the stream; resolves when the emulator ends it, rejects when it cannot connect. */
-  async streamOnce(filter: JournalFilter, since: number | undefined, handlers: FollowHandlers, signal: AbortSignal, onId: (id: number) => void, reconnect = false): Promise<void> {
+  /**
+   * One connection to the stream; resolves when the emulator ends it, rejects when it cannot connect. Read with
+   * node:http rather than fetch: a host may wrap fetch (VS Code's extension host does, for proxies) and end long
+   * responses, while this stream stays open for hours.
+   */
+  streamOnce(filter: JournalFilter, since: number | undefined, handlers: FollowHandlers, signal: AbortSignal, onId: (id: number) => void, reconnect = false): Promise<void> {
     const q = filterQuery({ ...filter, since: undefined }).toString();
     const headers = this.headers('text/event-stream');
     if (since !== undefined) headers['Last-Event-ID'] = String(since);
-    const res = await this.fetch(`${this.origin}/_emulator/requests/stream${q ? `?${q}` : ''}`, { headers, signal });
-    if (res.status !== 200 || !/text\/event-stream/i.test(res.headers.get('content-type') ?? '') || !res.body) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new InspectorError(`${this.origin} did not open a request stream (${res.status})`, res.status);
-    }
-    handlers.onOpen?.(reconnect);
+    const url = new URL(`${this.origin}/_emulator/requests/stream${q ? `?${q}` : ''}`);
     const parser = new SseParser();
-    const decoder = new TextDecoder();
-    const reader = res.body.getReader();
     const emit = (e: ServerEvent) => {
       if (e.event === 'request') {
         const entry = EntrySummarySchema.safeParse(safeJson(e.data));
@@ -156,15 +155,30 @@ export class InspectorClient {
         if (Number.isFinite(count)) handlers.onDropped?.(count);
       }
     };
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        parser.push(decoder.decode(value, { stream: true }), emit);
-      }
-    } finally {
-      reader.releaseLock();
-    }
+    return new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return resolve();
+      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { headers }, (res) => {
+        if (res.statusCode !== 200 || !/text\/event-stream/i.test(String(res.headers['content-type'] ?? ''))) {
+          res.resume();
+          reject(new InspectorError(`${this.origin} did not open a request stream (${res.statusCode})`, res.statusCode ?? 0));
+          return;
+        }
+        handlers.onOpen?.(reconnect);
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => parser.push(chunk, emit));
+        res.on('end', () => resolve());
+        res.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
+        res.on('close', () => resolve());
+      });
+      const abort = () => {
+        req.destroy();
+        resolve();
+      };
+      signal.addEventListener('abort', abort, { once: true });
+      req.on('error', (err) => (signal.aborted ? resolve() : reject(new InspectorError(`Cannot reach the emulator at ${this.origin}: ${err.message}`, 0))));
+      req.on('close', () => signal.removeEventListener('abort', abort));
+      req.end();
+    });
   }
 
   /**
