@@ -104,7 +104,10 @@ function statusMatches(status: number, filter: string): boolean {
   });
 }
 
-export function matchesFilter(entry: EntrySummary, filter: JournalFilter): boolean {
+/** The fields a filter looks at (an entry summary, or the emulator's stored form of one). */
+export type Filterable = Pick<EntrySummary, 'id' | 'status' | 'method' | 'path' | 'route' | 'client' | 'findings'>;
+
+export function matchesFilter(entry: Filterable, filter: JournalFilter): boolean {
   if (filter.since !== undefined && entry.id <= filter.since) return false;
   if (filter.status && !statusMatches(entry.status, filter.status)) return false;
   if (filter.method && entry.method.toUpperCase() !== filter.method.toUpperCase()) return false;

@@ -2,7 +2,7 @@
 // request body as it is read, judges the request (rules.ts) and an error answer (explain.ts), puts the findings
 // in the `Dam-Emulator-Findings` header, and journals the exchange with secrets scrubbed. Routes under
 // /_emulator (header policy 'devtools') are neither judged nor journaled, and answer only loopback callers.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { PassThrough, type Readable } from 'node:stream';
 import {
   DEVTOOLS_PREFIX,
@@ -13,12 +13,11 @@ import {
   type JournalBody,
 } from '../../core/inspector';
 import type { TokenService } from '../auth';
-import type { Clock, HeaderPolicy } from '../context';
+import type { Clock } from '../context';
 import { errors } from '../errors';
 import { explainError, type KnownRoute } from './explain';
-import { Journal, type JournalEntry } from './journal';
+import { Journal, REPLAY_HEADER, toDetail, type JournalEntry } from './journal';
 import { requestFindings } from './rules';
-import { SCRUBBED, scrubHeader, scrubQuery, scrubText } from './scrub';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 /** Characters of each body the journal keeps. */
@@ -26,8 +25,6 @@ export const DEFAULT_BODY_LIMIT = 8192;
 /** Findings one request may collect (rules plus whatever the pipeline adds). */
 const MAX_FINDINGS = 40;
 const MAX_HEADERS = 100;
-const MAX_HEADER_VALUE = 2000;
-export const REPLAY_HEADER = 'dam-emulator-replay-of';
 /** Explanations that only repeat the error message: left out when a request rule already says why it was refused. */
 const VAGUE_EXPLANATIONS: ReadonlySet<string> = new Set(['DE4000', 'DE4001', 'DE4100', 'DE4150', 'DE4200', 'DE4210', 'DE4999']);
 
@@ -35,8 +32,6 @@ export interface InspectorOptions {
   /** Entries kept; 0 turns the inspector off (no journal, no findings header). */
   journalSize: number;
   bodyLimit?: number;
-  /** The host the emulator listens on: the devtools routes answer other hosts' callers only when it is not loopback. */
-  host?: string;
   tokens: TokenService;
   clock: Clock;
 }
@@ -51,16 +46,20 @@ interface BodyTap {
 interface RequestState {
   findings: Finding[];
   tap?: BodyTap;
-  error?: { type: string; message: string };
   entry?: JournalEntry;
 }
 
-const STATE = Symbol('damInspector');
-type Inspected = FastifyRequest & { [STATE]?: RequestState };
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const NO_QUERY = new URLSearchParams();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The inspector's state of this request (decorated, so every request object keeps one shape). */
+    damInspector: RequestState | null;
+  }
+}
 
 function state(request: FastifyRequest): RequestState {
-  const r = request as Inspected;
-  return (r[STATE] ??= { findings: [] });
+  return (request.damInspector ??= { findings: [] });
 }
 
 /**
@@ -73,25 +72,15 @@ export function addFinding(request: FastifyRequest, f: Finding): void {
   list.push(f);
 }
 
-function policyOf(request: FastifyRequest): HeaderPolicy | undefined {
-  if (request.is404) return undefined;
-  return request.routeOptions.config?.headers ?? 'api';
-}
-
-function pathOf(request: FastifyRequest): string {
+function splitUrl(request: FastifyRequest): [path: string, query: string] {
   const url = request.raw.url ?? request.url;
   const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
+  return q < 0 ? [url, ''] : [url.slice(0, q), url.slice(q + 1)];
 }
 
-function queryOf(request: FastifyRequest): string {
-  const url = request.raw.url ?? request.url;
-  const q = url.indexOf('?');
-  return q < 0 ? '' : url.slice(q + 1);
-}
-
-function isDevtools(request: FastifyRequest): boolean {
-  return policyOf(request) === 'devtools' || pathOf(request).toLowerCase().startsWith(DEVTOOLS_PREFIX);
+/** Every devtools route lives under /_emulator: the path says it without building the route's options. */
+function isDevtoolsPath(path: string): boolean {
+  return path.length >= DEVTOOLS_PREFIX.length && path.slice(0, DEVTOOLS_PREFIX.length).toLowerCase() === DEVTOOLS_PREFIX;
 }
 
 function isTextual(contentType: string | undefined): boolean {
@@ -114,19 +103,6 @@ function hasBody(request: FastifyRequest): boolean {
   return (length !== null && length > 0) || request.headers['transfer-encoding'] !== undefined;
 }
 
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
-}
-
-/** `localhost`, `*.localhost`, 127.x.y.z and ::1, with or without a port. */
-export function isLoopbackHostName(host: string | undefined): boolean {
-  if (!host) return false;
-  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '');
-  const lower = name.toLowerCase();
-  return lower === 'localhost' || lower.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(lower) || lower === '::1';
-}
-
 /** Keeps up to `limit` bytes of a body as it passes on to the parser, and counts the rest. */
 function tapBody(payload: Readable, tap: BodyTap, limit: number): PassThrough {
   const through = new PassThrough();
@@ -145,12 +121,12 @@ function tapBody(payload: Readable, tap: BodyTap, limit: number): PassThrough {
   return payload.pipe(through);
 }
 
-/** Text of at most `limit` characters, scrubbed; `truncated` when there was more. */
+/** Text of at most `limit` characters (scrubbed when read); `truncated` when there was more. */
 function keepText(text: string, limit: number, more: boolean, contentType: string | null, bytes: number | null): JournalBody {
   const truncated = more || text.length > limit;
-  const cut = text.length > limit ? text.slice(0, limit) : text;
-  const clean = scrubText(cut);
-  return { contentType, bytes, text: clean.text, truncated, ...(clean.scrubbed ? { scrubbed: true } : {}) };
+  // A slice would keep the whole answer alive through the journal: copy the part that is kept.
+  const cut = text.length > limit ? Buffer.from(text.slice(0, limit), 'utf8').toString('utf8') : text;
+  return { contentType, bytes, text: cut, truncated };
 }
 
 function describe(bytes: number | null, contentType: string | null, what = ''): string {
@@ -186,51 +162,18 @@ function responseBody(payload: unknown, contentType: string | null, limit: numbe
   return { body: { contentType, bytes: null, truncated: false, note: `${describe(null, contentType)}, streamed` }, bytes: null };
 }
 
-function headerPairs(raw: string[]): [string, string][] {
-  const out: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length && out.length < MAX_HEADERS; i += 2) {
-    const value = raw[i + 1].length > MAX_HEADER_VALUE ? `${raw[i + 1].slice(0, MAX_HEADER_VALUE)}…` : raw[i + 1];
-    out.push([raw[i], scrubHeader(raw[i], value)]);
-  }
-  return out;
-}
-
-function responseHeaderPairs(reply: FastifyReply, bytes: number | null): [string, string][] {
-  const out: [string, string][] = [];
+/** The answer's headers as one flat name/value list (scrubbed when read). */
+function responseHeaders(reply: FastifyReply, bytes: number | null): string[] {
+  const out: string[] = [];
   const headers = reply.getHeaders();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || out.length >= MAX_HEADERS) continue;
-    for (const v of Array.isArray(value) ? value : [value]) out.push([name, scrubHeader(name, String(v).slice(0, MAX_HEADER_VALUE))]);
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || out.length >= MAX_HEADERS * 2) continue;
+    if (Array.isArray(value)) for (const v of value) out.push(name, String(v));
+    else out.push(name, String(value));
   }
-  if (bytes !== null && headers['content-length'] === undefined && reply.statusCode !== 204 && reply.statusCode !== 304) out.push(['content-length', String(bytes)]);
+  if (bytes !== null && headers['content-length'] === undefined && reply.statusCode !== 204 && reply.statusCode !== 304) out.push('content-length', String(bytes));
   return out;
-}
-
-const GUID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const normalise = (id: string) => id.replace(/-/g, '').toLowerCase();
-
-/** The record a request was about: named in its path, its body, or (for a create) its answer. */
-function relatedRecord(method: string, path: string, requestText: string | undefined, responseText: string | undefined, status: number): string | null {
-  const inPath = /^\/api\/core\/records?\/([^/?]+)/i.exec(path)?.[1];
-  if (inPath && GUID.test(inPath)) return normalise(inPath);
-  const inRequest = requestText && /"recordId"\s*:\s*"([0-9a-fA-F-]{32,36})"/.exec(requestText)?.[1];
-  if (inRequest && GUID.test(inRequest)) return normalise(inRequest);
-  if (status < 300 && responseText) {
-    const created = method === 'POST' && /^\/api\/core\/records?\/?$/i.test(path) ? /"id"\s*:\s*"([0-9a-f]{32})"/.exec(responseText)?.[1] : undefined;
-    if (created) return created;
-    const inAnswer = /"recordId"\s*:\s*"([0-9a-fA-F-]{32,36})"/.exec(responseText)?.[1];
-    if (inAnswer && GUID.test(inAnswer)) return normalise(inAnswer);
-  }
-  return null;
-}
-
-function replayability(query: string, body: JournalBody | null): JournalEntry['replay'] {
-  if (query.includes(SCRUBBED)) return { possible: false, reason: 'a secret or signature in the query string was scrubbed' };
-  if (!body) return { possible: true };
-  if (body.text === undefined) return { possible: false, reason: `the body was not kept (${body.note ?? 'binary'})` };
-  if (body.truncated) return { possible: false, reason: 'the body was cut short by the journal' };
-  if (body.scrubbed) return { possible: false, reason: 'the body held secrets, which the journal does not keep' };
-  return { possible: true };
 }
 
 /** The error object of an answer the error hook did not see (the not-found handler, a fault answer). */
@@ -262,52 +205,40 @@ export interface Inspector {
 export function installInspector(app: FastifyInstance, options: InspectorOptions): Inspector | undefined {
   if (options.journalSize <= 0) return undefined;
   const journal = new Journal(options.journalSize);
+  app.decorateRequest('damInspector', null);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const routes: KnownRoute[] = [];
   const streams = new Set<{ end(): void }>();
-  const allowRemote = options.host !== undefined && !isLoopbackHostName(options.host) && options.host !== '';
 
+  const tap: preParsingHookHandler = (request, _reply, payload, done) => {
+    if (!isTextual(headerText(request.headers['content-type']))) return done(null, payload);
+    const t: BodyTap = { chunks: [], kept: 0, total: 0, done: false };
+    state(request).tap = t;
+    done(null, tapBody(payload, t, limit));
+  };
+
+  // Hooks are attached where they are needed (the body tap only to routes that take a body) and take callbacks,
+  // not async functions: they run on every request, and a promise or a hook runner each is measurable.
   app.addHook('onRoute', (route) => {
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) routes.push({ method, url: route.url });
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url });
+    if (route.config?.headers === 'devtools' || !methods.some((m) => BODY_METHODS.has(m))) return;
+    route.preParsing = route.preParsing === undefined ? [tap] : [...(Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]), tap];
   });
 
-  app.addHook('onRequest', async (request) => {
-    if (!isDevtools(request)) {
-      state(request);
-      return;
-    }
-    if (allowRemote) return;
-    // Loopback only, and only by a loopback name: a web page that rebinds its own host name to 127.0.0.1 must not read the journal.
-    if (!isLoopbackAddress(request.socket.remoteAddress)) throw errors.devtoolsForbidden('The emulator devtools answer only callers on this machine (the emulator listens on loopback).');
-    if (!isLoopbackHostName(request.headers.host)) throw errors.devtoolsForbidden(`The emulator devtools answer only requests addressed to a loopback name, not '${String(request.headers.host ?? '').slice(0, 100)}'.`);
-  });
-
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (isDevtools(request) || !isTextual(headerText(request.headers['content-type']))) return payload;
-    const tap: BodyTap = { chunks: [], kept: 0, total: 0, done: false };
-    state(request).tap = tap;
-    return tapBody(payload, tap, limit);
-  });
-
-  app.addHook('onError', async (request, _reply, error) => {
-    const e = error as { exceptionType?: unknown; message?: string };
-    if (typeof e.exceptionType === 'string') state(request).error = { type: e.exceptionType, message: e.message ?? '' };
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (isDevtools(request)) return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const [path, rawQuery] = splitUrl(request);
+    if (isDevtoolsPath(path)) return done(null, payload);
     const s = state(request);
-    if (s.entry) return payload;
-    const path = pathOf(request);
-    const rawQuery = queryOf(request);
+    if (s.entry) return done(null, payload);
     const status = reply.statusCode;
-    const query = new URLSearchParams(rawQuery);
+    const route = request.is404 ? undefined : request.routeOptions;
     const findings: Finding[] = requestFindings({
       method: request.method,
       path,
-      query,
+      query: rawQuery ? new URLSearchParams(rawQuery) : NO_QUERY,
       headers: request.headers,
-      policy: policyOf(request),
+      policy: route ? (route.config?.headers ?? 'api') : undefined,
       body: request.body,
       hasBody: hasBody(request),
       bodyBytes: declaredLength(request),
@@ -315,7 +246,8 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     });
     for (const f of s.findings) if (!findings.some((x) => x.code === f.code && x.message === f.message)) findings.push(f);
     if (status >= 400) {
-      const error = s.error ?? errorFromPayload(payload);
+      // Read from the answer, not an onError hook: one hook fewer on every request, and every 4xx carries the error object.
+      const error = errorFromPayload(payload);
       const explanation = explainError(
         {
           status,
@@ -333,69 +265,37 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
       const vague = explanation !== undefined && VAGUE_EXPLANATIONS.has(explanation.code);
       if (explanation && !findings.some((f) => f.code === explanation.code || (vague && f.severity === 'refuse'))) findings.push(explanation);
     }
-    const kept = findings.slice(0, MAX_FINDINGS);
+    const kept = findings.length > MAX_FINDINGS ? findings.slice(0, MAX_FINDINGS) : findings;
     const header = encodeFindingsHeader(kept);
     if (header) reply.header(FINDINGS_HEADER, header);
 
     const requestPart = requestBody(request, s.tap, limit);
-    const contentType = headerText(reply.getHeader('content-type')) ?? null;
-    const response = responseBody(payload, contentType, limit);
+    const response = responseBody(payload, headerText(reply.getHeader('content-type')) ?? null, limit);
     const replayOf = Number(request.headers[REPLAY_HEADER]);
-    const entry = journal.add((id) => {
+    const elapsed = reply.elapsedTime;
+    s.entry = journal.add((id) => {
       reply.header(REQUEST_ID_HEADER, String(id));
       return {
         id,
-        time: new Date(options.clock.now().getTime() - reply.elapsedTime).toISOString(),
+        at: options.clock.now().getTime() - elapsed,
         method: request.method,
         path,
-        query: scrubQuery(rawQuery),
+        rawQuery,
         status,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        // Time to the answer's headers: what a streamed download takes to send is not in it.
+        durationMs: Math.round(elapsed * 100) / 100,
         client: headerText(request.headers['user-agent']) ?? null,
-        route: request.is404 ? null : (request.routeOptions.url ?? null),
+        route: route?.url ?? null,
         caller: request.caller ? { clientId: request.caller.clientId, userId: request.caller.userId } : null,
         findings: kept,
-        recordId: relatedRecord(request.method, path, requestPart?.text, response.body?.text, status),
-        replayOf: Number.isInteger(replayOf) && replayOf > 0 ? replayOf : null,
+        replayOf: replayOf > 0 && Number.isInteger(replayOf) ? replayOf : null,
         remoteAddress: request.socket?.remoteAddress ?? null,
-        request: { headers: headerPairs(request.raw.rawHeaders).filter(([n]) => n.toLowerCase() !== REPLAY_HEADER), body: requestPart },
-        response: { headers: responseHeaderPairs(reply, response.bytes), body: response.body },
-        replay: replayability(rawQuery ? scrubQuery(rawQuery) : '', requestPart),
+        // Node's own list, not a copy: it lives as long as the request object would anyway.
+        request: { headers: request.raw.rawHeaders, body: requestPart },
+        response: { headers: responseHeaders(reply, response.bytes), body: response.body },
       };
     });
-    s.entry = entry;
-    return payload;
-  });
-
-  app.addHook('onResponse', async (request, reply) => {
-    const entry = (request as Inspected)[STATE]?.entry;
-    if (entry) entry.durationMs = Math.round(reply.elapsedTime * 100) / 100;
-  });
-
-  app.addHook('onRequestAbort', async (request) => {
-    if (isDevtools(request)) return;
-    const s = state(request);
-    if (s.entry) return;
-    const rawQuery = queryOf(request);
-    s.entry = journal.add((id) => ({
-      id,
-      time: options.clock.now().toISOString(),
-      method: request.method,
-      path: pathOf(request),
-      query: scrubQuery(rawQuery),
-      status: 0,
-      durationMs: 0,
-      client: headerText(request.headers['user-agent']) ?? null,
-      route: request.is404 ? null : (request.routeOptions.url ?? null),
-      caller: request.caller ? { clientId: request.caller.clientId, userId: request.caller.userId } : null,
-      findings: [...s.findings],
-      recordId: null,
-      replayOf: null,
-      remoteAddress: request.socket?.remoteAddress ?? null,
-      request: { headers: headerPairs(request.raw.rawHeaders), body: requestBody(request, s.tap, limit) },
-      response: { headers: [], body: { contentType: null, bytes: null, truncated: false, note: 'no answer: the client closed the connection first' } },
-      replay: { possible: false, reason: 'the client went away before the answer' },
-    }));
+    done(null, payload);
   });
 
   app.addHook('preClose', (done) => {
@@ -409,8 +309,10 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     routes,
     streams,
     async replay(id) {
-      const original = journal.get(id);
-      if (!original) throw errors.noDataFound('journal entry', String(id));
+      const stored = journal.get(id);
+      if (!stored) throw errors.noDataFound('journal entry', String(id));
+      // What is replayed is what the journal shows: scrubbed, so a request that carried secrets is refused.
+      const original = toDetail(stored);
       if (!original.replay.possible) throw errors.conflict(`Entry ${id} cannot be replayed: ${original.replay.reason ?? 'unknown reason'}.`);
       const headers: Record<string, string> = {};
       for (const [name, value] of original.request.headers) {
@@ -420,7 +322,7 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
       }
       const authorization = original.request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
       if (authorization !== undefined) {
-        // The journal never held the token: a valid one is replaced by a fresh token for the same caller, an invalid one stays invalid.
+        // The journal never shows the token: a valid one is replaced by a fresh token for the same caller, an invalid one stays invalid.
         headers.authorization = original.caller ? `Bearer ${(await options.tokens.issue(original.caller.clientId, original.caller.userId, 'api')).access_token}` : authorization;
       }
       headers[REPLAY_HEADER] = String(id);

@@ -12,7 +12,7 @@ import {
   type JournalFilter,
 } from '../../core/inspector';
 import { errors } from '../errors';
-import { toSummary, type JournalEntry } from './journal';
+import { toDetail, toSummary, type JournalEntry } from './journal';
 import type { Inspector } from './plugin';
 
 const TAGS = ['emulator devtools'];
@@ -189,7 +189,7 @@ export function registerInspectorRoutes(app: FastifyInstance, inspector: Inspect
     async (request: FastifyRequest<{ Params: { id: number } }>) => {
       const entry = journal.get(request.params.id);
       if (!entry) throw errors.noDataFound('journal entry', String(request.params.id));
-      return entry;
+      return toDetail(entry);
     },
   );
 

@@ -26,6 +26,11 @@ export interface RequestFacts {
   now: Date;
 }
 
+/** The facts with what every rule needs computed once: the path in lower case without a trailing slash. */
+interface Facts extends RequestFacts {
+  lower: string;
+}
+
 /** Spec, Versioning 4: the date the deprecated functionality stops working. */
 export const DEPRECATION_DATE = new Date('2026-06-01T00:00:00Z');
 
@@ -63,7 +68,7 @@ function has(obj: unknown, name: string): boolean {
 /** A query parameter (any case of its name) or, as the service also reads them, a request header of that name. */
 function param(facts: RequestFacts, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const [key, value] of facts.query) if (key.toLowerCase() === lower) return value;
+  if (facts.query.size > 0) for (const [key, value] of facts.query) if (key.toLowerCase() === lower) return value;
   return header(facts, lower);
 }
 
@@ -77,7 +82,7 @@ function deprecatedWhen(now: Date): string {
 
 const TOKEN_ADVICE = 'POST {auth_url}/login/connect/token with grant_type=client_credentials, scope=api, client_id and client_secret (form-encoded), then send Authorization: Bearer <access_token>';
 
-function headerRules(f: RequestFacts, out: Finding[]): void {
+function headerRules(f: Facts, out: Finding[]): void {
   const policy = f.policy;
   if (policy === undefined || policy === 'docs' || policy === 'login' || policy === 'devtools') return;
   if (!header(f, 'user-agent')) out.push(finding('DE1001', 'The request has no User-Agent header; the spec requires it on every endpoint except /docs.', 'Send User-Agent: <your application>/<version>.'));
@@ -93,7 +98,7 @@ function headerRules(f: RequestFacts, out: Finding[]): void {
     out.push(finding('DE1007', `Authorization uses '${scheme.slice(0, 20)}', not a Bearer token; the service takes only OAuth 2.0 bearer tokens.`, TOKEN_ADVICE + '.'));
   }
   const version = header(f, 'api-version');
-  const core = f.path.toLowerCase().startsWith('/api/core');
+  const core = f.lower.startsWith('/api/core');
   if (version === undefined || version.trim() === '') {
     if (core) out.push(finding('DE1003', 'The request has no API-Version header; every content-API endpoint except /, /supportedVersions, /download and /docs requires it.', 'Send API-Version: 1.'));
   } else if (version.trim() !== '1') {
@@ -101,9 +106,9 @@ function headerRules(f: RequestFacts, out: Finding[]): void {
   }
 }
 
-function bodyRules(f: RequestFacts, out: Finding[]): void {
+function bodyRules(f: Facts, out: Finding[]): void {
   if (f.policy === 'devtools') return;
-  const path = f.path.toLowerCase().replace(/\/+$/, '');
+  const path = f.lower;
   const type = (header(f, 'content-type') ?? '').toLowerCase();
   if (f.hasBody && !type) {
     out.push(finding('DE1008', 'The request has a body but no Content-Type header.', 'Send Content-Type: application/json (uploads: multipart/form-data; the token endpoint: application/x-www-form-urlencoded).'));
@@ -120,18 +125,18 @@ function bodyRules(f: RequestFacts, out: Finding[]): void {
   }
 }
 
-function urlRules(f: RequestFacts, out: Finding[]): void {
-  const path = f.path.toLowerCase();
-  if (path.startsWith('/download') || path.startsWith('/uploads/blobs')) return;
+function urlRules(f: Facts, out: Finding[]): void {
+  const path = f.lower;
+  if (f.query.size === 0 || path.startsWith('/download') || path.startsWith('/uploads/blobs')) return;
   const secrets = [...f.query.keys()].filter((k) => /^(client[_-]?secret|password|access[_-]?token|refresh[_-]?token)$/i.test(k));
   if (secrets.length) {
     out.push(finding('DE1010', `The URL carries ${secrets.map((s) => `'${s}'`).join(', ')}; URLs end up in server, proxy and browser logs.`, 'Send credentials in the form body of the token request and tokens in the Authorization header.'));
   }
 }
 
-function headerValueRules(f: RequestFacts, out: Finding[]): void {
+function headerValueRules(f: Facts, out: Finding[]): void {
   const alias = header(f, 'location-alias');
-  if (alias !== undefined && f.path.toLowerCase().startsWith('/download') && !LOCATION_ALIASES.includes(alias.trim().toLowerCase())) {
+  if (alias !== undefined && f.lower.startsWith('/download') && !LOCATION_ALIASES.includes(alias.trim().toLowerCase())) {
     out.push(finding('DE1011', `Location-Alias '${alias.slice(0, 20)}' is none of ${LOCATION_ALIASES.join(', ')}; the service serves the file from its default location.`, `Send one of ${LOCATION_ALIASES.join(', ')}, or leave the header out.`));
   }
   const resolve = header(f, 'select-resolve-default-values');
@@ -140,8 +145,8 @@ function headerValueRules(f: RequestFacts, out: Finding[]): void {
   }
 }
 
-function pagingRules(f: RequestFacts, out: Finding[]): void {
-  const path = f.path.toLowerCase().replace(/\/+$/, '');
+function pagingRules(f: Facts, out: Finding[]): void {
+  const path = f.lower;
   const isSearch = f.method === 'POST' && /^\/api\/core\/search\/(records|classifications)$/.test(path);
   if (!path.startsWith('/api/core/') || (f.method !== 'GET' && !isSearch)) return;
   const recordsCap = path === '/api/core/records' || path === '/api/core/search/records';
@@ -181,8 +186,8 @@ function looksLikeMarkdown(text: string): boolean {
   return /\*\*[^*]+\*\*|__[^_]+__|`[^`]+`|\[[^\]]+\]\([^)]+\)|^#{1,6}\s|^\s*[-*]\s+\S/m.test(text);
 }
 
-function contentRules(f: RequestFacts, out: Finding[]): void {
-  const path = f.path.toLowerCase().replace(/\/+$/, '');
+function contentRules(f: Facts, out: Finding[]): void {
+  const path = f.lower;
   const body = f.body;
   const writes = f.method === 'POST' || f.method === 'PUT' || f.method === 'PATCH';
   if (!writes || !isRecord(body)) return;
@@ -301,7 +306,7 @@ function simpleTaskRules(body: Record<string, unknown>, out: Finding[]): void {
   for (const text of ignored) out.push(finding('DE2021', `${text[0].toUpperCase()}${text.slice(1)}.`, 'Leave the field out.'));
 }
 
-function analyticsRules(f: RequestFacts, out: Finding[]): void {
+function analyticsRules(f: Facts, out: Finding[]): void {
   if (f.method !== 'GET' || !/^\/analytics\/?$/i.test(f.path)) return;
   const text = f.query.get('query');
   if (text === null || text.trim() === '') return;
@@ -319,14 +324,14 @@ function analyticsRules(f: RequestFacts, out: Finding[]): void {
   }
 }
 
-function uploadSizeRules(f: RequestFacts, out: Finding[]): void {
+function uploadSizeRules(f: Facts, out: Finding[]): void {
   if (f.method === 'POST' && /^\/uploads\/?$/i.test(f.path) && f.bodyBytes !== null && f.bodyBytes > SINGLE_UPLOAD_MAX) {
     out.push(finding('DE2041', `A single-request upload of ${f.bodyBytes.toLocaleString('en')} bytes: above 20 MB the spec asks for segments.`, 'POST /uploads/segments with the file name, send the segments, then commit.'));
   }
 }
 
-function deprecationRules(f: RequestFacts, out: Finding[]): void {
-  const path = f.path.toLowerCase().replace(/\/+$/, '');
+function deprecationRules(f: Facts, out: Finding[]): void {
+  const path = f.lower;
   if (/^\/api\/oauth\/(create-native-token|authorize|create-token|exchange-auth-code)$/.test(path)) {
     out.push(
       finding(
@@ -353,8 +358,10 @@ function deprecationRules(f: RequestFacts, out: Finding[]): void {
 }
 
 /** Every finding about the request itself, in the order a reader fixes them (headers first). */
-export function requestFindings(facts: RequestFacts): Finding[] {
+export function requestFindings(given: RequestFacts): Finding[] {
   const out: Finding[] = [];
+  const lower = given.path.toLowerCase();
+  const facts: Facts = { ...given, lower: lower.length > 1 && lower.endsWith('/') ? lower.replace(/\/+$/, '') : lower };
   headerRules(facts, out);
   bodyRules(facts, out);
   urlRules(facts, out);

@@ -5,22 +5,20 @@ import { Journal, type JournalEntry } from '../../../src/emulator/inspector/jour
 function entry(id: number, over: Partial<JournalEntry> = {}): JournalEntry {
   return {
     id,
-    time: new Date(0).toISOString(),
+    at: 0,
     method: 'GET',
     path: `/api/core/record/${id}`,
-    query: '',
+    rawQuery: '',
     status: 200,
     durationMs: 1,
     client: 'test/1',
     route: '/api/core/record/:id',
     caller: null,
     findings: [],
-    recordId: null,
     replayOf: null,
     remoteAddress: '127.0.0.1',
     request: { headers: [], body: null },
     response: { headers: [], body: null },
-    replay: { possible: true },
     ...over,
   };
 }

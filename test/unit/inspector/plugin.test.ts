@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { parseFindingsHeader } from '../../../src/core/inspector';
 import type { TokenService } from '../../../src/emulator/auth';
 import { addFinding, registerInspector, type Inspector } from '../../../src/emulator/inspector';
+import { toDetail } from '../../../src/emulator/inspector/journal';
 
 async function app(options: { host?: string; bodyLimit?: number } = {}): Promise<{ app: FastifyInstance; inspector: Inspector }> {
   const a = Fastify();
@@ -41,7 +42,7 @@ describe('inspector hooks', () => {
     assert.equal(entry.request.body?.text?.length, 100);
     assert.equal(entry.request.body?.bytes, JSON.stringify({ long }).length);
     assert.equal(entry.response.body?.truncated, true);
-    assert.equal(entry.replay.possible, false);
+    assert.equal(toDetail(entry).replay.possible, false);
     await a.close();
   });
 
