@@ -71,6 +71,8 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     assert.equal(detail.path, '/api/core/records');
     assert.equal(detail.query, 'pageSize=500');
     assert.equal(detail.client, USER_AGENT);
+    assert.ok(detail.durationMs > 0, `duration ${detail.durationMs}`);
+    assert.ok(Math.abs(Date.parse(detail.time) - Date.now()) < 60_000, detail.time);
     assert.deepEqual(detail.caller, { clientId: 'dam-emulator', userId: 1 });
     assert.equal(detail.findings[0].advice, 'Send API-Version: 1.');
     assert.match(detail.response.body?.text ?? '', /MissingHeaderException/);

@@ -45,6 +45,8 @@ interface BodyTap {
 
 interface RequestState {
   findings: Finding[];
+  /** performance.now() when the request arrived. */
+  start?: number;
   tap?: BodyTap;
   entry?: JournalEntry;
 }
@@ -226,6 +228,12 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     route.preParsing = route.preParsing === undefined ? [tap] : [...(Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]), tap];
   });
 
+  // Fastify times a reply only when it has onResponse hooks or a logger; a stamp here is cheaper than either.
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.damInspector = { findings: [], start: performance.now() };
+    done();
+  });
+
   app.addHook('onSend', (request, reply, payload, done) => {
     const [path, rawQuery] = splitUrl(request);
     if (isDevtoolsPath(path)) return done(null, payload);
@@ -272,7 +280,7 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     const requestPart = requestBody(request, s.tap, limit);
     const response = responseBody(payload, headerText(reply.getHeader('content-type')) ?? null, limit);
     const replayOf = Number(request.headers[REPLAY_HEADER]);
-    const elapsed = reply.elapsedTime;
+    const elapsed = s.start === undefined ? 0 : performance.now() - s.start;
     s.entry = journal.add((id) => {
       reply.header(REQUEST_ID_HEADER, String(id));
       return {

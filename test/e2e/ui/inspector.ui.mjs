@@ -59,6 +59,9 @@ export default async function run({ page, context, url: workbenchUrl, screenshot
       headers: { 'User-Agent': 'my-integration/2.1', Accept: 'application/json', Authorization: `Bearer ${token}`, 'API-Version': '1' },
     });
 
+    // Room for the view: the DAM Explorer pane folded.
+    await page.locator('.pane-header', { hasText: 'DAM Explorer' }).first().click();
+
     const row = page.getByRole('treeitem', { name: /status 400, GET \/api\/core\/records/ });
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     await row.locator('.monaco-tl-twistie').click();
