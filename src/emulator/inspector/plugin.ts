@@ -1,7 +1,7 @@
 // The request inspector's hooks on the emulator's fastify app: it keeps a copy of the first part of each textual
 // request body as it is read, judges the request (rules.ts) and an error answer (explain.ts), puts the findings
-// in the `Dam-Emulator-Findings` header, and journals the exchange with secrets scrubbed. Routes under
-// /_emulator (header policy 'devtools') are neither judged nor journaled, and answer only loopback callers.
+// in the `Dam-Emulator-Findings` header, and journals the exchange (journal.ts scrubs secrets before an entry is
+// read). Routes under /_emulator (header policy 'devtools') are neither judged nor journaled.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { PassThrough, type Readable } from 'node:stream';
 import {
@@ -178,7 +178,7 @@ function responseHeaders(reply: FastifyReply, bytes: number | null): string[] {
   return out;
 }
 
-/** The error object of an answer the error hook did not see (the not-found handler, a fault answer). */
+/** The error object of an error answer, read back from it (every 4xx of the emulator carries one; a fault's HTML does not). */
 function errorFromPayload(payload: unknown): { type: string; message: string } | undefined {
   if (typeof payload !== 'string' || payload.length > 20_000 || !payload.startsWith('{')) return undefined;
   try {
