@@ -92,6 +92,8 @@ export const errors = {
   accessDeniedBecause: (message: string) => new ApiError(403, `${ns}.Security.AccessDeniedException`, message),
   /** An upload broke a rule of the upload service (file name, segment indexes, state). */
   uploadRule: (message: string, status: 400 | 409 = 400) => new ApiError(status, `${ns}.Upload.UploadValidationException`, message),
+  /** A request to the emulator's devtools (/_emulator) from a caller they do not answer. */
+  devtoolsForbidden: (message: string) => new ApiError(403, 'Dam.Emulator.DevtoolsAccessDeniedException', message),
   /** A blob (sasUrl) request whose signature is missing, wrong or expired. */
   invalidSignature: (message: string) => new ApiError(403, `${ns}.Security.AuthenticationFailedException`, message),
 };

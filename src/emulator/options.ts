@@ -9,10 +9,11 @@ export const emulatorOptionSpec = {
   'token-ttl': { type: 'string' },
   database: { type: 'string' },
   faults: { type: 'string' },
+  'journal-size': { type: 'string' },
 } as const;
 
 export const emulatorUsage =
-  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]]';
+  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N]';
 
 /** Turns parsed flags into options; throws an Error with a user-facing message on a bad value. */
 export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOptions {
@@ -43,6 +44,11 @@ export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOpti
     if (!(rate >= 0 && rate <= 1)) throw new Error(`--faults needs a rate between 0 and 1 (e.g. 0.1 or 0.1,429), got '${faults}'`);
     for (const k of kinds) if (k !== '429' && k !== '504') throw new Error(`--faults kinds are 429 and 504, got '${k}'`);
     options.faults = { rate, kinds: kinds as ('429' | '504')[] };
+  }
+  const journal = str('journal-size');
+  if (journal !== undefined) {
+    if (!/^\d{1,7}$/.test(journal) || Number(journal) > 1_000_000) throw new Error(`--journal-size must be 0..1000000 requests (0 turns the inspector off), got '${journal}'`);
+    options.journalSize = Number(journal);
   }
   return options;
 }

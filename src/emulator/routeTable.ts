@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Caller } from './caller';
 import type { EmulatorContext, HeaderPolicy } from './context';
 import { errors } from './errors';
+import { addFinding, finding } from './inspector';
 import { ErrorBodySchema } from './schemas';
 
 /** What a request body may be sent as; anything else is refused with 415 naming the type that was sent. */
@@ -256,7 +257,9 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
             if (!sent && spec.bodyOptional) body = undefined;
           }
         }
-        if (renamed.length) request.lenient = [...(request.lenient ?? []), ...renamed.map((r) => (r.includes(' read as ') ? r : `property name matched case-insensitively: ${r}`))];
+        for (const r of renamed) {
+          addFinding(request, finding('DE6001', `Read leniently, as the service does: ${r}.`, 'Send the names and types the API describes (GET /api/core/docs).'));
+        }
         return spec.handler({
           params: params as z.infer<P>,
           query: query as z.infer<Q>,
@@ -267,13 +270,6 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
         });
       },
     });
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** What the request needed the service's leniency for (case-insensitive names, single quotes, …), in words. */
-    lenient?: string[];
   }
 }
 

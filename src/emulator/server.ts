@@ -10,6 +10,7 @@ import { parseLenientJson } from './lenientJson';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { OPENAPI_BASE } from './docs';
+import { DEFAULT_JOURNAL_SIZE, addFinding, finding, registerInspector } from './inspector';
 import { routeModules } from './routes';
 import { migrations } from './storage/migrations';
 import { migrate } from './storage/migrate';
@@ -32,6 +33,8 @@ export interface EmulatorOptions {
   tokenTtl?: number;
   /** A postgres:// URL: used instead of PGlite (schema from its `schema` parameter). */
   database?: string;
+  /** Requests the inspector keeps (GET /_emulator/requests); default 1000, 0 turns the inspector off. */
+  journalSize?: number;
   /** Injects 429 / 504 answers at the given rate (0..1) on API routes. */
   faults?: { rate: number; kinds?: ('429' | '504')[] };
   log?: (line: string) => void;
@@ -196,11 +199,16 @@ export async function buildApp(
   app.removeContentTypeParser(['application/json']);
   app.addContentTypeParser(/^(application\/(.+\+)?json|text\/json)(\s*;.*)?$/i, { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, parseLenientJson(body as Buffer, (what) => (request.lenient = [...(request.lenient ?? []), what])));
+      const parsed = parseLenientJson(body as Buffer, (what) => addFinding(request, finding('DE6002', `${what}.`, 'Send strict JSON (double quotes).')));
+      if (parsed === undefined) addFinding(request, finding('DE6003', 'A JSON Content-Type with an empty body: read as no body.', 'Send no Content-Type without a body.'));
+      done(null, parsed);
     } catch (err) {
       done(err as Error, undefined);
     }
   });
+
+  // Before the header checks below, so a request they refuse is still journaled with its findings.
+  registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, host: options.host, tokens, clock });
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);

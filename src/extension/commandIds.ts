@@ -36,6 +36,16 @@ export const Commands = {
   checksPublish: 'dam.checks.publish',
   checksShowResults: 'dam.checks.showResults',
   checksRefreshResults: 'dam.checks.refreshResults',
+  inspectorSetUrl: 'dam.inspector.setUrl',
+  inspectorFilter: 'dam.inspector.filter',
+  inspectorClearFilter: 'dam.inspector.clearFilter',
+  inspectorRefresh: 'dam.inspector.refresh',
+  inspectorClear: 'dam.inspector.clear',
+  inspectorShowDetails: 'dam.inspector.showDetails',
+  inspectorCopyCurl: 'dam.inspector.copyCurl',
+  inspectorCopyDamCommand: 'dam.inspector.copyDamCommand',
+  inspectorReplay: 'dam.inspector.replay',
+  inspectorOpenRecord: 'dam.inspector.openRecord',
 } as const;
 
 /** Language id of `.dam-query` files. */
@@ -49,11 +59,24 @@ export const ContextKeys = {
   connectionName: 'dam.connectionName',
   hasConnection: 'dam.hasConnection',
   emulatorRunning: 'dam.emulatorRunning',
+  /** The Emulator Requests view has an emulator to show (started here, connected, or named by URL). */
+  inspectorHasTarget: 'dam.inspector.hasTarget',
+  /** The Emulator Requests view shows a subset. */
+  inspectorFiltered: 'dam.inspector.filtered',
 } as const;
 
 export const SECTION = 'dam';
 export const VIEW_EXPLORER = 'dam.explorer';
 export const VIEW_CHECK_RESULTS = 'dam.checkResults';
+export const VIEW_EMULATOR_REQUESTS = 'dam.emulatorRequests';
+
+/** `contextValue`s of the Emulator Requests view's rows. */
+export const RequestViewContext = {
+  request: 'dam.request',
+  requestWithRecord: 'dam.request.record',
+  finding: 'dam.request.finding',
+  message: 'dam.request.message',
+} as const;
 
 /** `contextValue`s of the Check Results view's rows (package.json menus match on these). */
 export const CheckViewContext = {

@@ -15,6 +15,7 @@ import { TaskCommands } from './tasks/taskCommands';
 import { DownloadedVersions } from './findings/downloadedVersions';
 import { FindingDiagnostics } from './findings/findingDiagnostics';
 import { FileCommands } from './files/fileCommands';
+import { InspectorFeature } from './inspector/inspectorFeature';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -37,6 +38,8 @@ export interface DamApi {
   readonly findings: FindingDiagnostics;
   /** Upload, Create Renditions, Publish Check Result and the Check Results view. */
   readonly files: FileCommands;
+  /** The Emulator Requests view (its code loads when it first shows). */
+  readonly inspector: InspectorFeature;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -62,6 +65,7 @@ export class DamController implements vscode.Disposable {
   readonly tasks: TaskCommands;
   readonly findings: FindingDiagnostics;
   readonly files: FileCommands;
+  readonly inspector: InspectorFeature;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -79,6 +83,7 @@ export class DamController implements vscode.Disposable {
     void downloads.prune().catch((err: unknown) => this.log.warn(`Downloaded copies: ${String(err)}`));
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log, downloads));
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
+    this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
     const statusBar = track(d, new ConnectionStatusBar());
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -192,7 +197,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, files: this.files, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, files: this.files, inspector: this.inspector, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

@@ -58,6 +58,8 @@ async function compileSuite() {
     target: 'node20',
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
+    // As esbuild.mjs: jsonc-parser's UMD `main` has requires esbuild cannot follow.
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
   return join(SUITE_OUT, 'index.js');

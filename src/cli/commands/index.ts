@@ -1,6 +1,7 @@
 // Every `dam` sub-command, in the order `dam help` lists them. Add a command by adding its module here.
 import type { Command } from '../command';
 import { emulatorCommand } from './emulator';
+import { emulatorRequestsCommand } from './emulatorRequests';
 import { searchCommand } from './search';
 import { getCommand } from './get';
 import { lintCommand } from './lint';
@@ -11,4 +12,4 @@ import { renditionsCommand } from './renditions';
 import { uploadCommand } from './upload';
 import { checksPublishCommand } from './checks';
 
-export const commands: Command[] = [emulatorCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand];
+export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand];

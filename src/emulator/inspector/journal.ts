@@ -1,0 +1,182 @@
+// The request journal: a ring of the last N entries (memory bounded by N and the per-body limit), looked up by id
+// in O(1), listed newest first, with listeners told of each new entry synchronously (they must not block).
+import { matchesFilter, type EntryDetail, type EntrySummary, type JournalBody, type JournalFilter } from '../../core/inspector';
+import { SCRUBBED, scrubHeader, scrubQuery, scrubText } from './scrub';
+
+const MAX_HEADERS = 100;
+const MAX_HEADER_VALUE = 2000;
+/** Node's header added by the inspector's own replay: it becomes `replayOf`, not a header to show. */
+export const REPLAY_HEADER = 'dam-emulator-replay-of';
+
+/**
+ * An entry as the ring holds it: what the request and answer were, by reference where possible (Node's flat
+ * header list, the answer's text), so journaling costs the request little. Secrets are scrubbed, and the wire
+ * shapes built, when someone reads the entry (nothing leaves the emulator unscrubbed); the result is kept.
+ */
+export interface JournalEntry {
+  id: number;
+  at: number;
+  method: string;
+  path: string;
+  rawQuery: string;
+  status: number;
+  durationMs: number;
+  client: string | null;
+  route: string | null;
+  caller: EntrySummary['caller'];
+  findings: EntrySummary['findings'];
+  replayOf: number | null;
+  remoteAddress: string | null;
+  request: { headers: string[]; body: JournalBody | null };
+  response: { headers: string[]; body: JournalBody | null };
+  summary?: EntrySummary;
+  detail?: EntryDetail;
+}
+
+const GUID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const normalise = (id: string) => id.replace(/-/g, '').toLowerCase();
+
+/** The record a request was about: named in its path, its body, or (for a create) its answer. */
+export function relatedRecord(method: string, path: string, requestText: string | undefined, responseText: string | undefined, status: number): string | null {
+  const inPath = /^\/api\/core\/records?\/([^/?]+)/i.exec(path)?.[1];
+  if (inPath && GUID.test(inPath)) return normalise(inPath);
+  const inRequest = requestText && /"recordId"\s*:\s*"([0-9a-fA-F-]{32,36})"/.exec(requestText)?.[1];
+  if (inRequest && GUID.test(inRequest)) return normalise(inRequest);
+  if (status < 300 && responseText && /^\/api\/core\/(records?|fileversion)\b/i.test(path)) {
+    const created = method === 'POST' && /^\/api\/core\/records?\/?$/i.test(path) ? /"id"\s*:\s*"([0-9a-f]{32})"/.exec(responseText)?.[1] : undefined;
+    if (created) return created;
+    const inAnswer = /"recordId"\s*:\s*"([0-9a-fA-F-]{32,36})"/.exec(responseText)?.[1];
+    if (inAnswer && GUID.test(inAnswer)) return normalise(inAnswer);
+  }
+  return null;
+}
+
+function replayability(query: string, body: JournalBody | null): EntryDetail['replay'] {
+  if (query.includes(SCRUBBED)) return { possible: false, reason: 'a secret or signature in the query string was scrubbed' };
+  if (!body) return { possible: true };
+  if (body.text === undefined) return { possible: false, reason: `the body was not kept (${body.note ?? 'binary'})` };
+  if (body.truncated) return { possible: false, reason: 'the body was cut short by the journal' };
+  if (body.scrubbed) return { possible: false, reason: 'the body held secrets, which the journal does not keep' };
+  return { possible: true };
+}
+
+function scrubbedBody(body: JournalBody | null): JournalBody | null {
+  if (!body || body.text === undefined) return body;
+  const clean = scrubText(body.text);
+  return clean.scrubbed ? { ...body, text: clean.text, scrubbed: true } : body;
+}
+
+function scrubbedHeaders(flat: string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < flat.length && out.length < MAX_HEADERS; i += 2) {
+    const name = flat[i];
+    if (name.toLowerCase() === REPLAY_HEADER) continue;
+    const value = flat[i + 1].length > MAX_HEADER_VALUE ? `${flat[i + 1].slice(0, MAX_HEADER_VALUE)}…` : flat[i + 1];
+    out.push([name, scrubHeader(name, value)]);
+  }
+  return out;
+}
+
+export function toSummary(e: JournalEntry): EntrySummary {
+  return (e.summary ??= {
+    id: e.id,
+    time: new Date(e.at).toISOString(),
+    method: e.method,
+    path: e.path,
+    query: scrubQuery(e.rawQuery),
+    status: e.status,
+    durationMs: e.durationMs,
+    client: e.client,
+    route: e.route,
+    caller: e.caller,
+    findings: e.findings,
+    recordId: relatedRecord(e.method, e.path, e.request.body?.text, e.response.body?.text, e.status),
+    replayOf: e.replayOf,
+  });
+}
+
+export function toDetail(e: JournalEntry): EntryDetail {
+  if (e.detail) return e.detail;
+  const summary = toSummary(e);
+  const requestBody = scrubbedBody(e.request.body);
+  return (e.detail = {
+    ...summary,
+    remoteAddress: e.remoteAddress,
+    request: { headers: scrubbedHeaders(e.request.headers), body: requestBody },
+    response: { headers: scrubbedHeaders(e.response.headers), body: scrubbedBody(e.response.body) },
+    replay: replayability(summary.query, requestBody),
+  });
+}
+
+export class Journal {
+  private readonly slots: (JournalEntry | undefined)[];
+  /** Id the next entry gets; ids start at 1 and never repeat within a process. */
+  private nextId = 1;
+  /** Entries with an id at or below this were cleared. */
+  private floor = 0;
+  private readonly listeners = new Set<(entry: JournalEntry) => void>();
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`journal capacity must be a positive integer, got ${capacity}`);
+    this.slots = new Array<JournalEntry | undefined>(capacity);
+  }
+
+  get lastId(): number {
+    return this.nextId - 1;
+  }
+
+  /** Lowest id still held. */
+  private get oldestId(): number {
+    return Math.max(this.floor + 1, this.nextId - this.capacity, 1);
+  }
+
+  get size(): number {
+    return Math.max(0, this.nextId - this.oldestId);
+  }
+
+  /** Stores the entry `build` makes for the next id (evicting the oldest when full) and tells the listeners. */
+  add(build: (id: number) => JournalEntry): JournalEntry {
+    const id = this.nextId++;
+    const entry = build(id);
+    this.slots[(id - 1) % this.capacity] = entry;
+    for (const listener of this.listeners) {
+      try {
+        listener(entry);
+      } catch {
+        // A broken listener (a stream gone bad) must not break the request that is being journaled.
+      }
+    }
+    return entry;
+  }
+
+  get(id: number): JournalEntry | undefined {
+    if (!Number.isInteger(id) || id < this.oldestId || id > this.lastId) return undefined;
+    const entry = this.slots[(id - 1) % this.capacity];
+    return entry?.id === id ? entry : undefined;
+  }
+
+  /** Entries matching `filter`, newest first, at most `limit`. */
+  list(filter: JournalFilter, limit: number): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    const low = Math.max(this.oldestId, (filter.since ?? 0) + 1);
+    for (let id = this.lastId; id >= low && out.length < limit; id--) {
+      const entry = this.get(id);
+      if (entry && matchesFilter(entry, filter)) out.push(entry);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.floor = this.lastId;
+    this.slots.fill(undefined);
+  }
+
+  subscribe(listener: (entry: JournalEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+}

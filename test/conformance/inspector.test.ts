@@ -1,0 +1,307 @@
+// The request inspector over real HTTP: the journal and its filters, the findings header, scrubbing of a real
+// token and secret, bodies kept or only measured, the live stream, replay, the devtools' access rules, the
+// journal's bound, and `dam emulator requests`.
+import { strict as assert } from 'node:assert';
+import { request as httpRequest } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { InspectorClient } from '../../src/api/inspector';
+import { main } from '../../src/cli/main';
+import { EMULATOR_CLIENT } from '../../src/core/contract';
+import { parseFindingsHeader, type EntryDetail, type EntrySummary, type JournalPage } from '../../src/core/inspector';
+import { startEmulator } from '../../src/emulator/server';
+import { USER_AGENT, describeEachBackend, runDam, type Env } from './helpers';
+
+const TOKEN_FORM = `grant_type=client_credentials&scope=api&client_id=${EMULATOR_CLIENT.clientId}&client_secret=${EMULATOR_CLIENT.clientSecret}`;
+
+async function token(url: string): Promise<string> {
+  const res = await fetch(`${url}/login/connect/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT }, body: TOKEN_FORM });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function json<T>(res: Response): Promise<T> {
+  assert.match(res.headers.get('content-type') ?? '', /json/, `${res.status} ${res.url}`);
+  return (await res.json()) as T;
+}
+
+const journal = (env: Env, query = '') => fetch(`${env.url}/_emulator/requests${query}`).then((r) => json<JournalPage>(r));
+const entry = (env: Env, id: number | string) => fetch(`${env.url}/_emulator/requests/${id}`).then((r) => json<EntryDetail>(r));
+
+/** Reads server-sent events from `res` until `until` says stop (or 20 s pass). */
+async function readEvents(res: Response, until: (events: { id?: string; event: string; data: string }[]) => boolean) {
+  const events: { id?: string; event: string; data: string }[] = [];
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const deadline = Date.now() + 20_000;
+  while (!until(events) && Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+      if (fields.data !== undefined) events.push({ id: fields.id, event: fields.event ?? 'message', data: fields.data });
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
+  let bearer = '';
+  before(async () => {
+    bearer = await token(env().url);
+  });
+  const api = (path: string, headers: Record<string, string | undefined> = {}, init: RequestInit = {}) => {
+    const h: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ 'User-Agent': USER_AGENT, Accept: 'application/json', Authorization: `Bearer ${bearer}`, 'API-Version': '1', ...headers })) if (v !== undefined) h[k] = v;
+    return fetch(`${env().url}${path}`, { ...init, headers: h });
+  };
+
+  it('journals a refused request with its findings, in the header and the entry', async () => {
+    const res = await api('/api/core/records?pageSize=500', { 'API-Version': undefined });
+    assert.equal(res.status, 400);
+    const header = parseFindingsHeader(res.headers.get('dam-emulator-findings'));
+    assert.deepEqual(header.map((f) => `${f.code}:${f.severity}`), ['DE1003:refuse', 'DE2001:frown']);
+    const id = Number(res.headers.get('dam-emulator-request-id'));
+    const detail = await entry(env(), id);
+    assert.equal(detail.status, 400);
+    assert.equal(detail.path, '/api/core/records');
+    assert.equal(detail.query, 'pageSize=500');
+    assert.equal(detail.client, USER_AGENT);
+    assert.ok(detail.durationMs > 0, `duration ${detail.durationMs}`);
+    assert.ok(Math.abs(Date.parse(detail.time) - Date.now()) < 60_000, detail.time);
+    assert.deepEqual(detail.caller, { clientId: 'dam-emulator', userId: 1 });
+    assert.equal(detail.findings[0].advice, 'Send API-Version: 1.');
+    assert.match(detail.response.body?.text ?? '', /MissingHeaderException/);
+  });
+
+  it('never keeps a real token or client secret: not in headers, bodies or the query', async () => {
+    const res = await fetch(`${env().url}/login/connect/token?client_secret=${EMULATOR_CLIENT.clientSecret}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT },
+      body: TOKEN_FORM,
+    });
+    const fresh = ((await res.json()) as { access_token: string }).access_token;
+    const id = Number(res.headers.get('dam-emulator-request-id'));
+    await api('/api/core/languages', { Authorization: `Bearer ${fresh}` });
+    const page = await journal(env(), '?limit=1000');
+    const everything = JSON.stringify(await Promise.all(page.items.map((e) => entry(env(), e.id))));
+    for (const secret of [fresh, bearer, EMULATOR_CLIENT.clientSecret]) assert.ok(!everything.includes(secret), `the journal holds '${secret.slice(0, 6)}…'`);
+    assert.match(everything, /Bearer \[scrubbed\]/);
+    const tokenEntry = await entry(env(), id);
+    assert.match(tokenEntry.request.body?.text ?? '', /client_secret=\[scrubbed\]/);
+    assert.match(tokenEntry.response.body?.text ?? '', /"access_token":"\[scrubbed\]"/);
+    assert.equal(tokenEntry.query, 'client_secret=[scrubbed]');
+    assert.deepEqual(tokenEntry.findings.map((f) => f.code), ['DE1010']);
+    assert.equal(tokenEntry.replay.possible, false);
+  });
+
+  it('keeps an upload body only by its size, and scrubs the sasUrl signature', async () => {
+    const form = new FormData();
+    form.append('file1', new Blob([Buffer.alloc(3000, 7)]), 'seven.bin');
+    const res = await api('/uploads', {}, { method: 'POST', body: form });
+    assert.equal(res.status, 200);
+    const detail = await entry(env(), Number(res.headers.get('dam-emulator-request-id')));
+    assert.equal(detail.request.body?.text, undefined);
+    assert.match(detail.request.body?.note ?? '', /^[\d,]+ bytes of multipart\/form-data, not kept$/);
+    assert.match(detail.response.body?.text ?? '', /"sasUrl":"[^"]*sig=\[scrubbed\]"/);
+  });
+
+  it('cuts a long body and says so', async () => {
+    const expression = `Title = "${'a'.repeat(12_000)}"`;
+    const res = await api('/api/core/search/records', { 'Content-Type': 'application/json' }, { method: 'POST', body: JSON.stringify({ searchExpression: { expression } }) });
+    const detail = await entry(env(), Number(res.headers.get('dam-emulator-request-id')));
+    assert.equal(detail.request.body?.truncated, true);
+    assert.equal(detail.request.body?.text?.length, 8192);
+    assert.ok((detail.request.body?.bytes ?? 0) > 12_000);
+  });
+
+  it('lists newest first and filters by status class, exact status, route, client, since and limit', async () => {
+    const first = Number((await api('/api/core/languages', { 'User-Agent': 'filter-test-client/2' })).headers.get('dam-emulator-request-id'));
+    await api('/api/core/recrods', { 'User-Agent': 'filter-test-client/2' });
+    await api('/api/core/record/0123456789abcdef0123456789abcdef', { 'User-Agent': 'filter-test-client/2' });
+    const mine = await journal(env(), `?client=FILTER-TEST&since=${first - 1}`);
+    assert.deepEqual(mine.items.map((e) => e.id), [first + 2, first + 1, first]);
+    assert.deepEqual((await journal(env(), `?client=filter-test&status=4xx`)).items.map((e) => e.status), [404, 404]);
+    assert.deepEqual((await journal(env(), `?client=filter-test&status=200`)).items.map((e) => e.id), [first]);
+    const miss = (await journal(env(), `?route=recrods`)).items[0];
+    assert.equal(miss.findings[0].code, 'DE4041');
+    assert.match(miss.findings[0].advice ?? '', /Did you mean GET \/api\/core\/records/);
+    assert.equal((await journal(env(), `?route=/api/core/record/&status=404`)).items[0].findings[0].code, 'DE4040');
+    assert.equal((await journal(env(), '?limit=2')).items.length, 2);
+    const bad = await fetch(`${env().url}/_emulator/requests?status=4yy`);
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { exceptionMessage: string }).exceptionMessage, /status/);
+  });
+
+  it('streams new entries as server-sent events, filtered, and resumes after Last-Event-ID', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${env().url}/_emulator/requests/stream?status=4xx`, { signal: controller.signal });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const reading = readEvents(res, (events) => events.length >= 1);
+    await api('/api/core/languages');
+    const refused = await api('/api/core/languages', { Accept: 'text/html' });
+    const events = await reading;
+    controller.abort();
+    assert.equal(events[0].event, 'request');
+    const streamed = JSON.parse(events[0].data) as EntrySummary;
+    assert.equal(streamed.id, Number(refused.headers.get('dam-emulator-request-id')));
+    assert.equal(events[0].id, String(streamed.id));
+    assert.equal(streamed.findings[0].code, 'DE1005');
+
+    // A reader that reconnects with the last id it saw gets what it missed at once.
+    const missed = Number((await api('/api/core/recrods')).headers.get('dam-emulator-request-id'));
+    const again = new AbortController();
+    const resumed = await fetch(`${env().url}/_emulator/requests/stream?status=4xx`, { headers: { 'Last-Event-ID': String(streamed.id) }, signal: again.signal });
+    const backlog = await readEvents(resumed, (e) => e.some((x) => Number(x.id) === missed));
+    again.abort();
+    assert.ok(backlog.every((e) => (JSON.parse(e.data) as EntrySummary).status >= 400));
+    assert.ok(backlog.some((e) => Number(e.id) === missed));
+  });
+
+  it('the client follows the stream', async () => {
+    const client = new InspectorClient(env().url);
+    const stop = new AbortController();
+    const got: EntrySummary[] = [];
+    let opened!: () => void;
+    const open = new Promise<void>((r) => (opened = r));
+    const following = client.follow(
+      { route: '/api/core/classifications' },
+      {
+        onOpen: () => opened(),
+        onEntry: (e) => {
+          got.push(e);
+          stop.abort();
+        },
+      },
+      stop.signal,
+    );
+    await open;
+    await api('/api/core/classifications');
+    await following;
+    assert.equal(got[0].path, '/api/core/classifications');
+  });
+
+  it('replays an entry with a fresh token for the same caller, and refuses one whose body lost its secrets', async () => {
+    const res = await api('/api/core/languages', { 'API-Version': '7' });
+    const id = Number(res.headers.get('dam-emulator-request-id'));
+    const replay = await fetch(`${env().url}/_emulator/requests/${id}/replay`, { method: 'POST' });
+    assert.equal(replay.status, 200);
+    const answer = (await replay.json()) as { replayOf: number; status: number; entry: EntrySummary };
+    assert.equal(answer.status, 400);
+    assert.equal(answer.entry.replayOf, id);
+    assert.deepEqual(answer.entry.findings.map((f) => f.code), ['DE1004']);
+    assert.deepEqual(answer.entry.caller, { clientId: 'dam-emulator', userId: 1 });
+    const ok = await api('/api/core/languages');
+    const replayedOk = (await (await fetch(`${env().url}/_emulator/requests/${ok.headers.get('dam-emulator-request-id')}/replay`, { method: 'POST' })).json()) as { status: number };
+    assert.equal(replayedOk.status, 200);
+    const tokenEntry = (await journal(env(), '?route=/login/connect/token&limit=1')).items[0];
+    const refused = await fetch(`${env().url}/_emulator/requests/${tokenEntry.id}/replay`, { method: 'POST' });
+    assert.equal(refused.status, 409);
+    assert.match(((await refused.json()) as { exceptionMessage: string }).exceptionMessage, /cannot be replayed: .*secret/);
+  });
+
+  it('devtools take no token, are not journaled, and refuse a rebinding Host', async () => {
+    const before = await journal(env());
+    const withToken = await fetch(`${env().url}/_emulator/requests?limit=1`, { headers: { Authorization: `Bearer ${bearer}` } });
+    const after = (await withToken.json()) as JournalPage;
+    assert.equal(after.lastId, before.lastId);
+    assert.deepEqual(after.items, before.items.slice(0, 1));
+    assert.equal(withToken.headers.get('dam-emulator-findings'), null);
+    assert.equal((await fetch(`${env().url}/_emulator/requests/999999`)).status, 404);
+    assert.equal((await journal(env())).lastId, before.lastId);
+    // What a page on another site sends after rebinding its name to 127.0.0.1: its own name as Host.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${env().url}/_emulator/requests`, { headers: { Host: 'attacker.example:80' } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(rebound.status, 403);
+    assert.equal((JSON.parse(rebound.body) as { exceptionType: string }).exceptionType, 'Dam.Emulator.DevtoolsAccessDeniedException');
+  });
+
+  it('documents the devtools routes in /docs', async () => {
+    const docs = (await (await fetch(`${env().url}/api/core/docs`)).json()) as { paths: Record<string, Record<string, { tags?: string[]; parameters?: { name: string }[] }>> };
+    for (const path of ['/_emulator/requests', '/_emulator/requests/stream', '/_emulator/requests/{id}', '/_emulator/requests/{id}/replay']) assert.ok(docs.paths[path], path);
+    assert.deepEqual(docs.paths['/_emulator/requests'].get.tags, ['emulator devtools']);
+    assert.ok(docs.paths['/_emulator/requests'].get.parameters?.some((p) => p.name === 'status'));
+    assert.ok(!docs.paths['/_emulator/requests'].get.parameters?.some((p) => p.name === 'API-Version'));
+  });
+
+  it('dam emulator requests prints one line per request with its findings under it', async () => {
+    await api('/api/core/records?pageSize=5000', { 'User-Agent': 'cli-test/1' });
+    const run = await runDam(['emulator', 'requests', '--client', 'cli-test', '--url', env().url]);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.match(lines[0], /^#\d+ \d\d:\d\d:\d\d\.\d{3} {2}200 GET \/api\/core\/records\?pageSize=5000 {2}[\d.]+ ms {2}cli-test\/1$/);
+    assert.equal(lines[1], '    frown  DE2001 pageSize 5000 is above the cap of 100 for this route: a tenant silently answers pages of 100. → Ask for at most 100 and follow nextCursor for the rest.');
+    const json = await runDam(['emulator', 'requests', '--status', '4xx', '--json', '--limit', '3'], { DAM_URL: env().url });
+    const entries = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as EntrySummary);
+    assert.equal(entries.length, 3);
+    assert.ok(entries.every((e) => e.status >= 400 && e.status < 500));
+    assert.ok(entries[0].id < entries[2].id, 'oldest first');
+    assert.equal((await runDam(['emulator', 'requests', '--status', 'bad', '--url', env().url])).code, 2);
+  });
+
+  it('dam emulator requests --follow prints requests as they come until stopped', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (b: Buffer) => (text += b.toString()));
+    const stop = new AbortController();
+    const running = main(['emulator', 'requests', '--follow', '--route', 'fieldgroups', '--limit', '1', '--url', env().url], { stdout: out, stderr: new PassThrough(), env: {}, signal: stop.signal });
+    // Whether it lands before the command's first listing or after, it is printed: the follow resumes after the listing's last id.
+    await api('/api/core/fieldgroups?pageSize=2000');
+    for (let i = 0; i < 100 && !text.includes('DE2001'); i++) await new Promise((r) => setTimeout(r, 50));
+    stop.abort();
+    assert.equal(await running, 0);
+    assert.match(text, /200 GET \/api\/core\/fieldgroups\?pageSize=2000/);
+    assert.match(text, /\n {4}frown {2}DE2001 /);
+  });
+
+  it('cannot reach a journal where there is none: says so and exits 1', async () => {
+    const run = await runDam(['emulator', 'requests', '--url', 'http://127.0.0.1:9']);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /Cannot reach the emulator at http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+describe('request inspector: bounds', function () {
+  this.timeout(120_000);
+
+  it('keeps only --journal-size entries', async () => {
+    const emulator = await startEmulator({ port: 0, data: ':memory:', seed: 'empty', journalSize: 3 });
+    try {
+      for (let i = 0; i < 6; i++) await fetch(`${emulator.url}/api/core/`, { headers: { 'User-Agent': USER_AGENT, Accept: 'application/json' } });
+      const page = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as JournalPage;
+      assert.equal(page.capacity, 3);
+      assert.equal(page.size, 3);
+      assert.deepEqual(page.items.map((e) => e.id), [6, 5, 4]);
+      assert.equal((await fetch(`${emulator.url}/_emulator/requests/1`)).status, 404);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('--journal-size 0 turns the inspector off', async () => {
+    const emulator = await startEmulator({ port: 0, data: ':memory:', seed: 'empty', journalSize: 0 });
+    try {
+      const res = await fetch(`${emulator.url}/api/core/records`, { headers: { 'User-Agent': USER_AGENT, Accept: 'application/json' } });
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get('dam-emulator-findings'), null);
+      assert.equal((await fetch(`${emulator.url}/_emulator/requests`)).status, 404);
+      const run = await runDam(['emulator', 'requests', '--url', emulator.url]);
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /has no request journal/);
+    } finally {
+      await emulator.close();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+// A person runs an emulator of their own, points DAM: Inspect Emulator at… at it, and sends a request their
+// integration gets wrong (no API-Version). The request shows up in the Emulator Requests view, red, with its
+// finding under it (screenshot); its details say what to send instead; Copy as curl from the row's context
+// menu gives a command that, run in a shell, gets the same 400 and the same finding.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../harness.mjs';
+import { openViewContainer } from './workbench.mjs';
+
+export const title = 'Emulator Requests view: a failing request shows its finding, and Copy as curl reproduces it';
+
+/** `node dist/emulator.js` on a free port with an empty tenant, as a user runs it; resolves with its origin. */
+function startEmulator(data) {
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'emulator.js'), '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code} before it was ready`)));
+  });
+}
+
+export default async function run({ page, context, url: workbenchUrl, screenshot }) {
+  const data = mkdtempSync(join(tmpdir(), 'dam-inspector-ui-'));
+  const emulator = await startEmulator(data);
+  try {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: workbenchUrl });
+    await openViewContainer(page, 'DAM');
+    // The palette's input turns into the command's own input box, so wait for its prompt rather than for it to close.
+    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('>DAM: Inspect Emulator at');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DAM: Inspect Emulator at' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'leave empty to follow the emulator started in VS Code' }).waitFor({ state: 'visible' });
+    await input.fill(emulator.url);
+    await page.keyboard.press('Enter');
+    await page.locator('.pane-header', { hasText: 'Emulator Requests' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+
+    // The integration's request: a valid token, but no API-Version header.
+    const tokenAnswer = await fetch(`${emulator.url}/login/connect/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'my-integration/2.1' },
+      body: 'grant_type=client_credentials&scope=api&client_id=dam-emulator&client_secret=dam-emulator-secret',
+    });
+    const { access_token: token } = await tokenAnswer.json();
+    const refused = await fetch(`${emulator.url}/api/core/records?pageSize=500`, {
+      headers: { 'User-Agent': 'my-integration/2.1', Accept: 'application/json', Authorization: `Bearer ${token}` },
+    });
+    if (refused.status !== 400) throw new Error(`expected the emulator to refuse with 400, got ${refused.status}`);
+    await fetch(`${emulator.url}/api/core/classifications?pageSize=5`, {
+      headers: { 'User-Agent': 'my-integration/2.1', Accept: 'application/json', Authorization: `Bearer ${token}`, 'API-Version': '1' },
+    });
+
+    // Room for the view: the DAM Explorer pane folded.
+    await page.locator('.pane-header', { hasText: 'DAM Explorer' }).first().click();
+
+    const row = page.getByRole('treeitem', { name: /status 400, GET \/api\/core\/records/ });
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.locator('.monaco-tl-twistie').click();
+    const finding = page.getByRole('treeitem', { name: /The request has no API-Version header/ });
+    await finding.waitFor({ state: 'visible', timeout: 15_000 });
+    const findingText = await finding.textContent();
+    if (!/DE1003/.test(findingText ?? '')) throw new Error(`the finding row does not name DE1003: ${findingText}`);
+    await page.getByRole('treeitem', { name: /pageSize 500 is above the cap of 100/ }).waitFor({ state: 'visible' });
+
+    // Its details: a read-only document saying what to send instead.
+    await row.click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'Send instead: Send API-Version: 1.' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot('inspector');
+
+    // Copy as curl from the row's context menu, run in a shell: the same refusal.
+    // The menu is worked with the keyboard, as its items answer a click only after the opening mouse-up.
+    await row.click({ button: 'right' });
+    const items = page.locator('.context-view .action-label:not(.separator)');
+    await items.first().waitFor({ state: 'visible' });
+    const labels = (await items.allTextContents()).map((t) => t.trim()).filter(Boolean);
+    const at = labels.indexOf('Copy as curl');
+    if (at < 0) throw new Error(`no "Copy as curl" in the row's menu: ${labels.join(', ')}`);
+    for (let i = 0; i <= at; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden' });
+    let copied = '';
+    for (let i = 0; i < 50 && !copied.startsWith('curl '); i++) {
+      copied = await page.evaluate(() => globalThis.navigator.clipboard.readText()).catch(() => '');
+      if (!copied.startsWith('curl ')) await page.waitForTimeout(100);
+    }
+    if (!copied.startsWith('curl ')) throw new Error(`the clipboard holds no curl command: ${copied.slice(0, 200)}`);
+    if (copied.includes(token)) throw new Error('the copied command carries the original token');
+    const shell = spawnSync('bash', ['-c', copied], { encoding: 'utf8', timeout: 30_000 });
+    const statusLine = shell.stdout.split(/\r?\n/)[0];
+    if (!/^HTTP\/1\.1 400 /.test(statusLine)) throw new Error(`the copied command got '${statusLine}', not 400:\n${shell.stdout}\n${shell.stderr}`);
+    if (!/dam-emulator-findings: DE1003;severity=refuse/i.test(shell.stdout)) throw new Error(`the copied command's answer lacks the finding:\n${shell.stdout}`);
+  } finally {
+    emulator.child.kill('SIGTERM');
+    await new Promise((r) => (emulator.child.exitCode !== null ? r() : emulator.child.once('exit', r)));
+    rmSync(data, { recursive: true, force: true });
+  }
+}
