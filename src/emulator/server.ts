@@ -9,6 +9,8 @@ import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
 import { parseLenientJson } from './lenientJson';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { OPENAPI_BASE } from './docs';
 import { DEFAULT_JOURNAL_SIZE, addFinding, finding, registerInspector } from './inspector';
 import { routeModules } from './routes';
@@ -165,8 +167,13 @@ export async function buildApp(
   });
   // Requests are validated by each route's zod schemas (routeTable.ts), leniently as the service reads them; the JSON
   // Schemas on the routes only describe them in the OpenAPI document. Answers are serialised as they are.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // The emulator's own devtools routes (/_emulator) are not the tenant's API and keep fastify's usual JSON Schema
+  // validation and serialisation.
+  const devtoolsValidator = AjvCompiler()({}, { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } });
+  const devtoolsSerializer = SerializerSelector()({}, {});
+  const isDevtools = (url: string) => url.startsWith('/_emulator');
+  app.setValidatorCompiler((route) => (isDevtools(route.url) ? devtoolsValidator(route) : (data: unknown) => ({ value: data })));
+  app.setSerializerCompiler((route) => (isDevtools(route.url) ? devtoolsSerializer(route as Parameters<typeof devtoolsSerializer>[0]) : (data) => JSON.stringify(data)));
 
   const ctx: EmulatorContext = {
     store,
@@ -207,7 +214,14 @@ export async function buildApp(
     }
   });
 
+  // Before any route: a route keeps the error handler set when it is added.
+  app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, toApiError(err, log, request)));
+  app.setNotFoundHandler((request, reply) => sendError(reply, errors.routeNotFound(request.method, request.url.slice(0, 200))));
+
   // Before the header checks below, so a request they refuse is still journaled with its findings.
+  // The OpenAPI document is generated from the routes' own schemas (routeTable.ts), so it cannot drift from them;
+  // registered before any route, since it collects them as they are added.
+  await app.register(swagger, { openapi: OPENAPI_BASE, hideUntagged: false });
   registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, host: options.host, tokens, clock });
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
@@ -217,7 +231,7 @@ export async function buildApp(
   // across origins. The analytics host sends no CORS headers (real-service-notes), and nothing else is for pages.
   const crossOrigin = /^\/(api\/core|uploads|login)(\/|$|\?)/i;
   await app.register(cors, {
-    delegator: (request, callback) => callback(null, { origin: crossOrigin.test(String(request.url)), maxAge: 600 }),
+    delegator: (request, callback) => callback(null, { origin: crossOrigin.test(String(request.url)), maxAge: 600, strictPreflight: false }),
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -269,12 +283,8 @@ export async function buildApp(
     return payload;
   });
 
-  app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, toApiError(err, log, request)));
-  app.setNotFoundHandler((request, reply) => sendError(reply, errors.routeNotFound(request.method, request.url.slice(0, 200))));
 
   if (!givenBlobs) app.addHook('onClose', () => blobs.close());
-  // The OpenAPI document is generated from the routes' own schemas (routeTable.ts), so it cannot drift from them.
-  await app.register(swagger, { openapi: OPENAPI_BASE, hideUntagged: false });
   for (const register of routeModules) await register(app, ctx);
   const idle = async () => {
     while (pending.size) await Promise.allSettled([...pending]);

@@ -94,14 +94,16 @@ describeEachBackend('uploads', {}, (env) => {
     assert.equal(back.sha, sha256(data));
   });
 
-  it('refuses raw binary and JSON bodies on /uploads (415), no file part and two file parts (400), each with the error object', async () => {
+  it('refuses raw binary bodies on /uploads (415), JSON without a file name, no file part and two file parts (400), each with the error object', async () => {
     const octet = await raw(env(), 'POST', '/uploads', { body: new Uint8Array(100), headers: { 'Content-Type': 'application/octet-stream' } });
     assert.equal(octet.status, 415);
     assertErrorObject(octet.json, 'UnsupportedMediaTypeException');
     assert.match(octet.json.exceptionMessage, /application\/octet-stream/);
+    // JSON asks for a writable blob location, which needs the file's name.
     const json = await raw(env(), 'POST', '/uploads', { body: '{"a":1}', headers: { 'Content-Type': 'application/json' } });
-    assert.equal(json.status, 415);
-    assertErrorObject(json.json);
+    assert.equal(json.status, 400);
+    assertErrorObject(json.json, 'UploadValidationException');
+    assert.match(json.json.exceptionMessage, /file name/);
     const empty = new FormData();
     empty.append('note', 'no file here');
     const none = await raw(env(), 'POST', '/uploads', { body: empty });

@@ -21,7 +21,7 @@ export const STREAM_HIGH_WATER = 256 * 1024;
 const PING_MS = 15_000;
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'openapi-3.0' }) as Record<string, unknown>;
   return rest;
 }
 
