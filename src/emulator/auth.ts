@@ -29,6 +29,11 @@ export class TokenService implements AuthHelper {
     private readonly ttlSeconds: number,
   ) {}
 
+  /** Drops the cache: after a snapshot restore a token's user may have other rights, or be gone. */
+  forget(): void {
+    this.cache.clear();
+  }
+
   async issue(clientId: string, userId: number, scope: string): Promise<IssuedToken> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.clock.now().getTime() + this.ttlSeconds * 1000);

@@ -7,13 +7,16 @@ export type { AuthHelper, Caller, Clock };
 import type { BlobStore } from './blobs';
 import type { ErrorFactory } from './errors';
 import type { TrackedStore } from './storage/tracking';
+import type { EmulatorState } from './state/service';
 
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
  * 'api' (default) needs API-Version, Accept, Authorization and User-Agent; 'discovery' (/, /supportedVersions)
- * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing.
+ * Accept and User-Agent; 'download' User-Agent; 'docs' and 'login' (token endpoint, authorize page) nothing;
+ * 'devtools' (the emulator's own routes under /_emulator/, no part of the tenant API) nothing either: they take no
+ * tenant token, and a tenant token unlocks nothing more there.
  */
-export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login';
+export type HeaderPolicy = 'api' | 'discovery' | 'download' | 'docs' | 'login' | 'devtools';
 
 /** A registered route as the generated OpenAPI document sees it. */
 export interface RouteInfo {
@@ -48,6 +51,8 @@ export interface EmulatorConfig {
   pageSizeDefault: number;
   pageSizeMax: number;
   recordsPageSizeMax: number;
+  /** Bound to a loopback address: the devtools (/_emulator/…) then answer only callers on this machine. */
+  loopbackOnly: boolean;
 }
 
 
@@ -72,6 +77,8 @@ export interface EmulatorContext {
   background(task: () => Promise<void>): void;
   /** Diagnostic log line (no-op unless the caller passed `log`). */
   log(line: string): void;
+  /** Saved states: snapshots, reset, import and export. Caches of rows register with `state.onReplaced`. */
+  state: EmulatorState;
 }
 
 export type RouteModule = (app: FastifyInstance, ctx: EmulatorContext) => void | Promise<void>;

@@ -169,6 +169,10 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     lost(): void;
   }
   const running = new Map<string, Run>();
+  // Segments read for a checksum belong to the state they were sent to.
+  ctx.state.onReplaced(() => {
+    for (const token of [...running.keys()]) forgetRun(token);
+  });
 
   function forgetRun(token: string): void {
     running.get(token)?.composition.discard();
