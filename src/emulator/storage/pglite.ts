@@ -2,15 +2,16 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { pipeline } from 'node:stream/promises';
-import { createBrotliDecompress } from 'node:zlib';
-import { x as extractTar } from 'tar';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 import type { SqlParam, Store, Transaction as StoreTransaction } from './store';
+import { untar } from './untar';
 
 /** PGlite has no client stream for COPY: its data goes through the virtual file '/dev/blob' instead of STDOUT/STDIN. */
 function wrap(db: PGlite | Transaction): StoreTransaction {
@@ -189,7 +190,7 @@ async function unpackPgdata(tarball: string, pgdataDir: string): Promise<void> {
   const partial = `${pgdataDir}.${randomBytes(4).toString('hex')}.partial`;
   mkdirSync(partial, { recursive: true });
   try {
-    await pipeline(createReadStream(tarball), createBrotliDecompress(), extractTar({ cwd: partial }));
+    await untar(await promisify(brotliDecompress)(await readFile(tarball)), partial);
     try {
       rmdirSync(pgdataDir);
     } catch (err) {
