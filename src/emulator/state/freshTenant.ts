@@ -14,9 +14,12 @@ import { saveSnapshot } from './snapshots';
 const made = new Map<string, Promise<string>>();
 let scratch: string | undefined;
 
-/** Saves a newly seeded in-memory tenant into `dir`. The prepare script uses the same steps. */
-export async function makeTenantSnapshot(seed: 'demo' | 'empty', dir: string, log: (line: string) => void = () => undefined): Promise<void> {
-  const store = await openPglite(':memory:');
+/**
+ * Saves a newly seeded in-memory tenant into `dir`, starting from `template` (a seeded database of this process,
+ * see server.ts) when there is one.
+ */
+export async function makeTenantSnapshot(seed: 'demo' | 'empty', dir: string, log: (line: string) => void = () => undefined, template?: Blob): Promise<void> {
+  const store = await openPglite(':memory:', template);
   try {
     await migrate(store, migrations);
     await seedStore(store, seed, log);
@@ -29,7 +32,7 @@ export async function makeTenantSnapshot(seed: 'demo' | 'empty', dir: string, lo
   }
 }
 
-export function freshTenant(seed: 'demo' | 'empty', log: (line: string) => void): Promise<string> {
+export function freshTenant(seed: 'demo' | 'empty', log: (line: string) => void, template?: Promise<Blob>): Promise<string> {
   const prepared = preparedTenant(seed);
   if (prepared) return Promise.resolve(prepared.state);
   let dir = made.get(seed);
@@ -41,7 +44,10 @@ export function freshTenant(seed: 'demo' | 'empty', log: (line: string) => void)
     }
     const target = join(scratch, seed);
     log(`making a fresh ${seed} tenant to load (once per process; a built emulator has it prepared)`);
-    dir = makeTenantSnapshot(seed, target).then(() => target);
+    dir = (async () => {
+      await makeTenantSnapshot(seed, target, log, await template?.catch(() => undefined));
+      return target;
+    })();
     made.set(seed, dir);
     dir.catch(() => made.delete(seed));
   }
