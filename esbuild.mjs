@@ -50,7 +50,8 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./query.js` is the `.dam-query` language and results panel, loaded when the first query file opens.
     // `./tasks.js` is the task form and flows, loaded on the first task command.
     // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js'],
+    // `./emulatorState.js` saves, restores and resets the emulator's state, loaded on the first of those commands.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './emulatorState.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -63,6 +64,7 @@ const builds = [
   { ...extensionBuildOptions('src/extension/query/module.ts', 'dist/query.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/tasks/module.ts', 'dist/tasks.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
+  { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, stampPrepared: true },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', stampPrepared: true },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).

@@ -36,6 +36,9 @@ export const Commands = {
   checksPublish: 'dam.checks.publish',
   checksShowResults: 'dam.checks.showResults',
   checksRefreshResults: 'dam.checks.refreshResults',
+  emulatorSaveState: 'dam.emulator.saveState',
+  emulatorRestoreState: 'dam.emulator.restoreState',
+  emulatorReset: 'dam.emulator.reset',
 } as const;
 
 /** Language id of `.dam-query` files. */
