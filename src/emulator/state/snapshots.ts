@@ -5,7 +5,7 @@
 // naming a missing blob.
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Store } from '../storage/store';
+import type { Queryable, Store } from '../storage/store';
 import { MANIFEST, type Manifest, SnapshotFormatError, linkBlobs, listBlobs, readManifest, readTable, stagingFor, writeManifest } from './snapshotDir';
 import {
   KEPT_ROWS,
@@ -18,6 +18,7 @@ import {
   tenantSequences,
   tenantTables,
   withDependants,
+  referencedBy,
   type TableInfo,
 } from './tables';
 
@@ -95,6 +96,27 @@ export async function saveSnapshot(store: Store, blobDir: string, dir: string): 
   }
 }
 
+async function mayLeaveForeignKeysUnchecked(db: Queryable): Promise<boolean> {
+  const [row] = await db.query<{ superuser: boolean }>(`SELECT rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`);
+  return row?.superuser === true;
+}
+
+/** The largest part of `replace` that one TRUNCATE can empty: no table outside that part references one inside it. */
+async function truncatableTogether(db: Queryable, replace: Set<string>): Promise<Set<string>> {
+  const refs = await referencedBy(db);
+  const together = new Set([...replace].filter((t) => !KEPT_ROWS[t]));
+  for (let shrunk = true; shrunk; ) {
+    shrunk = false;
+    for (const t of together) {
+      if ((refs.get(t) ?? []).some((child) => !together.has(child))) {
+        together.delete(t);
+        shrunk = true;
+      }
+    }
+  }
+  return together;
+}
+
 /** Checks that the snapshot fits this database's schema before anything is changed. */
 async function checkFits(store: Store, manifest: Manifest, tables: TableInfo[]): Promise<void> {
   const live = (await store.query<{ id: string }>('SELECT id FROM schema_migrations')).map((r) => r.id);
@@ -135,7 +157,12 @@ export async function loadSnapshot(store: Store, blobDir: string, dir: string, o
     const live = await contentIds(tx, tables);
     const byName = new Map(manifest.tables.map((e) => [e.name, e]));
     const differ = new Set(tables.filter((t) => options.everything || !byName.has(t.name) || live.get(t.name) !== byName.get(t.name)!.content).map((t) => t.name));
-    const replace = await withDependants(tx, differ);
+    // As a superuser (always on PGlite) foreign keys can be left unchecked while the rows are swapped, so only the
+    // changed tables are reloaded: a table that did not change still matches the parents the snapshot loads. Else
+    // emptying a parent would cascade into (or be blocked by) its children, so they are reloaded with it.
+    const unchecked = await mayLeaveForeignKeysUnchecked(tx);
+    if (unchecked) await tx.exec('SET LOCAL session_replication_role = replica');
+    const replace = unchecked ? differ : await withDependants(tx, differ);
     const order = tables.filter((t) => replace.has(t.name));
     // Read every file before the first row goes, so a missing or damaged file changes nothing.
     const data = new Map<string, Buffer>();
@@ -143,10 +170,13 @@ export async function loadSnapshot(store: Store, blobDir: string, dir: string, o
       const entry = byName.get(t.name);
       if (entry) data.set(t.name, await readTable(dir, entry));
     }
-    const truncate = order.filter((t) => !KEPT_ROWS[t.name]);
+    // TRUNCATE is quickest, but only for tables whose referencing tables are emptied in the same statement.
+    const truncatable = await truncatableTogether(tx, replace);
+    const truncate = order.filter((t) => truncatable.has(t.name));
     if (truncate.length) await tx.exec(`TRUNCATE ${truncate.map((t) => quote(t.name)).join(', ')}`);
-    for (const t of order) {
-      if (KEPT_ROWS[t.name]) await tx.exec(`DELETE FROM ${quote(t.name)} WHERE NOT (${KEPT_ROWS[t.name]})`);
+    for (const t of [...order].reverse()) {
+      if (truncate.includes(t)) continue;
+      await tx.exec(`DELETE FROM ${quote(t.name)}${KEPT_ROWS[t.name] ? ` WHERE NOT (${KEPT_ROWS[t.name]})` : ''}`);
     }
     for (const t of order) {
       const entry = byName.get(t.name);

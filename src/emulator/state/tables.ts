@@ -66,6 +66,13 @@ async function references(db: Queryable): Promise<Map<string, string[]>> {
   return map;
 }
 
+/** For each table, the tables whose foreign keys point at it (itself left out). */
+export async function referencedBy(db: Queryable): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  for (const [child, parents] of await references(db)) for (const parent of parents) map.set(parent, [...(map.get(parent) ?? []), child]);
+  return map;
+}
+
 /** `tables` and every table that references one of them, directly or not: emptying a parent empties or blocks those. */
 export async function withDependants(db: Queryable, tables: Set<string>): Promise<Set<string>> {
   const refs = await references(db);
