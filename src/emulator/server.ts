@@ -143,7 +143,8 @@ export async function buildApp(
   holdRequestsAtGate(app, gate);
   const home = options.snapshotHome ?? mkdtempSync(join(tmpdir(), 'dam-snapshots-'));
   if (!options.snapshotHome) app.addHook('onClose', async () => rmSync(home, { recursive: true, force: true }));
-  const state = new EmulatorState({ store, blobs, gate, home, freshTenant: (seed) => freshTenant(seed, log, memoryTemplates.get(seed)), log });
+  const preparedStates = (['demo', 'empty'] as const).flatMap((seed) => preparedTenant(seed)?.state ?? []);
+  const state = new EmulatorState({ store, blobs, gate, home, preparedStates, freshTenant: (seed) => freshTenant(seed, log, memoryTemplates.get(seed)), log });
   state.onReplaced(() => tokens.forget());
 
   const ctx: EmulatorContext = {

@@ -36,6 +36,8 @@ export interface EmulatorStateOptions {
   gate: StateGate;
   /** Folder of the named snapshots. */
   home: string;
+  /** The state folders of the tenants prepared at build time (their table files can be linked by a save). */
+  preparedStates: string[];
   /** A snapshot folder holding a fresh tenant of the seed (prepared at build time, or made on first use). */
   freshTenant(seed: 'demo' | 'empty'): Promise<string>;
   log(line: string): void;
@@ -104,7 +106,8 @@ export class EmulatorState {
   async save(name: string): Promise<SnapshotInfo> {
     const dir = this.folder(name);
     await mkdir(this.options.home, { recursive: true });
-    const manifest = await this.alone(() => saveSnapshot(this.options.store, this.options.blobs.dir, dir));
+    const reuse = await this.reuseSources();
+    const manifest = await this.alone(() => saveSnapshot(this.options.store, this.options.blobs.dir, dir, reuse));
     this.options.log(`saved the emulator state as '${name}' (${manifest.records} records, ${manifest.blobs.count} blobs)`);
     return info(name, manifest);
   }
@@ -138,7 +141,14 @@ export class EmulatorState {
 
   /** --export-on-exit: saves to a folder given by path (replacing it). */
   async exportTo(dir: string): Promise<Manifest> {
-    return this.alone(() => saveSnapshot(this.options.store, this.options.blobs.dir, dir));
+    const reuse = await this.reuseSources();
+    return this.alone(() => saveSnapshot(this.options.store, this.options.blobs.dir, dir, reuse));
+  }
+
+  /** Snapshots whose files a save may link for tables that did not change: the named ones and the prepared tenants. */
+  private async reuseSources(): Promise<string[]> {
+    const named = (await readdir(this.options.home).catch(() => [] as string[])).filter((n) => SNAPSHOT_NAME.test(n)).map((n) => join(this.options.home, n));
+    return [...named, ...this.options.preparedStates];
   }
 
   private async replaceFrom(dir: string): Promise<LoadResult> {

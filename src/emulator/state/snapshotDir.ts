@@ -115,6 +115,18 @@ export async function listBlobs(root: string): Promise<Map<string, number>> {
   return out;
 }
 
+/** A hard link where the file system allows one, else a copy. */
+export async function linkFile(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw err;
+    await copyFile(from, to);
+  }
+}
+
 /** Puts `from/<path>` at `to/<path>` for each path: a hard link where it can, a copy across file systems. */
 export async function linkBlobs(from: string, to: string, paths: Iterable<string>): Promise<void> {
   const jobs: Promise<void>[] = [];
@@ -122,14 +134,7 @@ export async function linkBlobs(from: string, to: string, paths: Iterable<string
     jobs.push(
       (async () => {
         await mkdir(join(to, dirname(path)), { recursive: true });
-        try {
-          await link(join(from, path), join(to, path));
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'EEXIST') return;
-          if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw err;
-          await copyFile(join(from, path), join(to, path));
-        }
+        await linkFile(join(from, path), join(to, path));
       })(),
     );
   }

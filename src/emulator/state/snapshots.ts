@@ -6,7 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable, Store } from '../storage/store';
-import { MANIFEST, type Manifest, SnapshotFormatError, linkBlobs, listBlobs, readManifest, readTable, stagingFor, writeManifest } from './snapshotDir';
+import { MANIFEST, type Manifest, SnapshotFormatError, linkBlobs, linkFile, listBlobs, readManifest, readTable, stagingFor, writeManifest } from './snapshotDir';
 import {
   KEPT_ROWS,
   VERSION_SEQUENCES,
@@ -48,9 +48,23 @@ function countRows(data: Buffer): number {
   return n;
 }
 
-/** Saves the state to `dir` (replacing what was there). Nothing may write meanwhile (the caller holds the gate). */
-export async function saveSnapshot(store: Store, blobDir: string, dir: string): Promise<Manifest> {
+/** Table files of other snapshots by table and content id: a table saved before and unchanged since is linked, not read. */
+async function savedTables(dirs: string[]): Promise<Map<string, { dir: string; entry: Manifest['tables'][number] }>> {
+  const found = new Map<string, { dir: string; entry: Manifest['tables'][number] }>();
+  for (const dir of dirs) {
+    const manifest = await readManifest(dir).catch(() => undefined);
+    for (const entry of manifest?.tables ?? []) found.set(`${entry.name}\0${entry.content}`, { dir, entry });
+  }
+  return found;
+}
+
+/**
+ * Saves the state to `dir` (replacing what was there). Nothing may write meanwhile (the caller holds the gate).
+ * `reuse`: other snapshot folders whose files of unchanged tables can be linked instead of read again.
+ */
+export async function saveSnapshot(store: Store, blobDir: string, dir: string, reuse: string[] = []): Promise<Manifest> {
   const staging = await stagingFor(dir);
+  const earlier = await savedTables(reuse);
   try {
     const manifest = await store.transaction(async (tx) => {
       const tables = await tenantTables(tx);
@@ -61,6 +75,12 @@ export async function saveSnapshot(store: Store, blobDir: string, dir: string): 
       for (const t of tables) {
         const id = known.get(t.name) ?? newContentId();
         content.set(t.name, id);
+        const same = known.has(t.name) ? earlier.get(`${t.name}\0${id}`) : undefined;
+        if (same && same.entry.columns.join() === t.columns.join()) {
+          await linkFile(join(same.dir, same.entry.file), join(staging.dir, same.entry.file));
+          entries.push(same.entry);
+          continue;
+        }
         const data = await tx.copyTo(selectFor(t));
         const file = `tables/${t.name}.copy`;
         await writeFile(join(staging.dir, file), data);
