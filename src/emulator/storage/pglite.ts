@@ -144,6 +144,19 @@ function collectGarbage(): void {
 export interface PgliteTuning {
   initdbArgs?: string[];
   startParams?: string[];
+  /** PostgreSQL's WASM module, compiled already (see compileBundledWasm). */
+  wasmModule?: WebAssembly.Module;
+}
+
+/**
+ * Compiles the bundle's copy of PostgreSQL's WASM module (none beside the TypeScript sources), so that it can be
+ * compiled while a new data folder is being unpacked instead of after.
+ */
+async function compileBundledWasm(): Promise<WebAssembly.Module | undefined> {
+  const file = join(__dirname, 'pglite.wasm');
+  if (!existsSync(file)) return undefined;
+  useBaselineWasmCode();
+  return WebAssembly.compile(await readFile(file));
 }
 
 /** A PGlite over `dataDir` (a folder, or `memory://`), with the emulator's extensions and start parameters. */
@@ -156,6 +169,7 @@ export async function createPglite(dataDir: string, template?: Blob, tuning: Pgl
     extensions: { pg_trgm: locateBundled(pg_trgm) },
     startParams: [...PGlite.defaultStartParams, ...SMALL_BUFFERS, ...(tuning.startParams ?? [])],
     ...(tuning.initdbArgs ? { initDbStartParams: tuning.initdbArgs } : {}),
+    ...(tuning.wasmModule ? { pgliteWasmModule: tuning.wasmModule } : {}),
     ...(template ? { loadDataDir: template } : {}),
   });
 }
@@ -223,7 +237,10 @@ export async function openPglite(data: string, template?: Blob, options: OpenPgl
   let db: PGlite;
   try {
     if (initdb && dataDir && options.prepared) {
+      const compiled = compileBundledWasm();
+      compiled.catch(() => undefined);
       await unpackPgdata(options.prepared, dataDir);
+      options = { ...options, wasmModule: await compiled };
       initdb = false;
     } else if (initdb && dataDir && existsSync(INITDB_SCRIPT) && !options.initdbArgs) {
       await initdbApart(dataDir);
