@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backends, describeEachBackend, USER_AGENT, type Env } from './helpers';
 import { discPicture, readAll, uploadBytes } from './fileFixtures';
-import { startEmulator } from '../../src/emulator/server';
+import { buildApp, startEmulator } from '../../src/emulator/server';
+import { openPglite } from '../../src/emulator/storage/pglite';
+import { migrate } from '../../src/emulator/storage/migrate';
+import { migrations } from '../../src/emulator/storage/migrations';
 import { ApiError } from '../../src/api/errors';
 import { DamClient } from '../../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
@@ -252,3 +255,39 @@ for (const backend of backends()) {
     });
   });
 }
+
+describe('the state devtools answer only this machine unless the emulator serves other hosts', function () {
+  this.timeout(120_000);
+  const apps: { close(): Promise<unknown> }[] = [];
+  let store: Awaited<ReturnType<typeof openPglite>>;
+  before(async () => {
+    store = await openPglite(':memory:');
+    await migrate(store, migrations);
+  });
+  after(async () => {
+    for (const app of apps) await app.close();
+    await store?.close();
+  });
+
+  for (const [host, fromElsewhere] of [
+    ['127.0.0.1', 403],
+    ['0.0.0.0', 200],
+  ] as const) {
+    it(`bound to ${host}: a caller on another machine gets ${fromElsewhere}, this machine 200`, async () => {
+      const { app } = await buildApp(store, { host }, () => 'http://127.0.0.1');
+      apps.push(app);
+      const local = await app.inject({ method: 'GET', url: '/_emulator/snapshots', remoteAddress: '127.0.0.1' });
+      assert.equal(local.statusCode, 200, local.body);
+      const remote = await app.inject({ method: 'GET', url: '/_emulator/snapshots', remoteAddress: '192.0.2.7' });
+      assert.equal(remote.statusCode, fromElsewhere, remote.body);
+      if (fromElsewhere === 403) {
+        const body = JSON.parse(remote.body) as Record<string, unknown>;
+        assert.match(String(body.exceptionMessage), /only on this machine/);
+        assert.equal(body.stackTrace, null);
+      }
+      // A tenant token unlocks nothing more there.
+      const withToken = await app.inject({ method: 'GET', url: '/_emulator/snapshots', remoteAddress: '192.0.2.7', headers: { authorization: 'Bearer anything' } });
+      assert.equal(withToken.statusCode, fromElsewhere);
+    });
+  }
+});
