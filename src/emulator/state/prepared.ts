@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 declare const DAM_PREPARED_FINGERPRINT: string | undefined;
 
-export const PREPARED_FOLDER = 'prepared';
+const PREPARED_FOLDER = 'prepared';
 export const PREPARED_MANIFEST = 'prepared.json';
 
 export const PreparedManifest = z.object({

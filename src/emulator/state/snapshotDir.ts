@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { z } from 'zod';
 
-export const MANIFEST = 'snapshot.json';
+const MANIFEST = 'snapshot.json';
 const FORMAT = 'dam-emulator-state';
 
 const TableEntry = z.object({
@@ -35,8 +35,6 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 export type TableEntry = z.infer<typeof TableEntry>;
-
-export { FORMAT as SNAPSHOT_FORMAT };
 
 export class SnapshotFormatError extends Error {}
 

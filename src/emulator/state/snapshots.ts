@@ -6,7 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable, Store } from '../storage/store';
-import { MANIFEST, type Manifest, SnapshotFormatError, linkBlobs, linkFile, listBlobs, readManifest, readTable, stagingFor, writeManifest } from './snapshotDir';
+import { type Manifest, SnapshotFormatError, linkBlobs, linkFile, listBlobs, readManifest, readTable, stagingFor, writeManifest } from './snapshotDir';
 import {
   KEPT_ROWS,
   VERSION_SEQUENCES,
@@ -22,7 +22,7 @@ import {
   type TableInfo,
 } from './tables';
 
-export { SnapshotFormatError, readManifest, MANIFEST };
+export { SnapshotFormatError, readManifest };
 
 /** A snapshot that cannot be loaded into this emulator (saved by another version of it). */
 export class SnapshotMismatchError extends Error {}
@@ -158,9 +158,9 @@ async function checkFits(store: Store, manifest: Manifest, tables: TableInfo[]):
 
 /**
  * Loads the snapshot in `dir` over the current state. Nothing may read or write meanwhile (the caller holds the
- * gate). `everything` reloads every table, whatever its content id says.
+ * gate).
  */
-export async function loadSnapshot(store: Store, blobDir: string, dir: string, options: { everything?: boolean } = {}): Promise<LoadResult> {
+export async function loadSnapshot(store: Store, blobDir: string, dir: string): Promise<LoadResult> {
   const started = performance.now();
   const manifest = await readManifest(dir);
   const tables = await tenantTables(store);
@@ -176,7 +176,7 @@ export async function loadSnapshot(store: Store, blobDir: string, dir: string, o
   const loaded = await store.transaction(async (tx) => {
     const live = await contentIds(tx, tables);
     const byName = new Map(manifest.tables.map((e) => [e.name, e]));
-    const differ = new Set(tables.filter((t) => options.everything || !byName.has(t.name) || live.get(t.name) !== byName.get(t.name)!.content).map((t) => t.name));
+    const differ = new Set(tables.filter((t) => !byName.has(t.name) || live.get(t.name) !== byName.get(t.name)!.content).map((t) => t.name));
     // As a superuser (always on PGlite) foreign keys can be left unchecked while the rows are swapped, so only the
     // changed tables are reloaded: a table that did not change still matches the parents the snapshot loads. Else
     // emptying a parent would cascade into (or be blocked by) its children, so they are reloaded with it.
