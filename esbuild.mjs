@@ -1,7 +1,11 @@
-// Bundles the three faces: the extension (vscode external), the `dam` CLI, and the emulator process.
-// Quiet on success so `npm run --silent dam -- …` prints only the command's own output.
-import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+// Bundles the three faces: the extension (vscode external), the `dam` CLI, and the emulator process, and prepares
+// the emulator's tenants (dist/prepared/) when the code that makes them changed.
+// Quiet on success so `npm run --silent dam -- …` prints only the command's own output. Builds nothing when no
+// source changed since the last build of the same kind (`--force` builds anyway), so `npm run emulator`, which
+// builds first, starts at once the second time.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+const force = process.argv.includes('--force');
 const verbose = watch || process.argv.includes('--verbose');
 
 // Packages that locate sibling files through import.meta.url need it defined in a CJS bundle.
@@ -46,7 +51,8 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./tasks.js` is the task form and flows, loaded on the first task command.
     // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
     // `./inspector.js` is the Emulator Requests view, loaded when it first shows or an inspector command runs.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js'],
+    // `./emulatorState.js` saves, restores and resets the emulator's state, loaded on the first of those commands.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -60,8 +66,9 @@ const builds = [
   { ...extensionBuildOptions('src/extension/tasks/module.ts', 'dist/tasks.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/inspector/module.ts', 'dist/inspector.js'), banner: {} },
-  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js } },
-  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js' },
+  { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
+  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, stampPrepared: true },
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', stampPrepared: true },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/storage/initdbMain.ts'], outfile: 'dist/initdb.js' },
   // The image worker process (src/emulator/images/pool.ts). sharp is a native module, so it is not bundled: it loads
@@ -99,15 +106,89 @@ function copyRuntimeAssets() {
   }
 }
 
+const STAMP = 'dist/.build-stamp';
+
+/**
+ * What the last build was made from: every file's path, size and modification time under the source folders,
+ * and the build's kind. Any change, addition or removal changes it. Stat-only: about 10 ms for the whole tree.
+ */
+function sourceSignature() {
+  const hash = createHash('sha256');
+  hash.update(production ? 'production\n' : 'development\n');
+  const add = (path) => {
+    const st = statSync(path);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(path).sort()) add(join(path, name));
+    } else {
+      hash.update(`${path}\0${st.size}\0${st.mtimeMs}\n`);
+    }
+  };
+  for (const path of ['src', 'media', 'esbuild.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'node_modules/.package-lock.json']) {
+    if (existsSync(path)) add(path);
+  }
+  return hash.digest('hex');
+}
+
+const OUTPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
+const upToDate = (signature) =>
+  !force && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === signature && OUTPUTS.every((file) => existsSync(file));
+
+const PREPARE_BUNDLE = 'dist/prepare.js';
+const PREPARED = 'dist/prepared';
+
+/**
+ * Bundles the script that prepares the emulator's tenants and fingerprints what it is made of (its input files'
+ * contents and PGlite's version): the tenants are prepared again only when that changes, and the emulator bundles
+ * carry the fingerprint so that they use only tenants prepared by the same code.
+ */
+async function preparedFingerprint(esbuild) {
+  const result = await esbuild.build({ ...common, ...importMetaShim, entryPoints: ['src/emulator/state/prepareMain.ts'], outfile: PREPARE_BUNDLE, metafile: true });
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json')));
+  for (const input of Object.keys(result.metafile.inputs).sort()) hash.update(input).update('\0').update(readFileSync(input)).update('\n');
+  return hash.digest('hex').slice(0, 32);
+}
+
+function ensurePrepared(fingerprint) {
+  const manifest = join(PREPARED, 'prepared.json');
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).fingerprint === fingerprint) return;
+  process.stderr.write('esbuild: preparing the emulator\'s demo and empty tenants in dist/prepared (only when seeds or schema change)\n');
+  const partial = `${PREPARED}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  const run = spawnSync(process.execPath, [PREPARE_BUNDLE, partial, fingerprint], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`preparing the emulator's tenants failed:\n${run.stderr}`);
+  rmSync(PREPARED, { recursive: true, force: true });
+  renameSync(partial, PREPARED);
+}
+
+/** The build options esbuild takes: our own `stampPrepared` becomes the fingerprint's define. */
+function withFingerprint(options, fingerprint) {
+  const { stampPrepared, ...rest } = options;
+  if (!stampPrepared || !fingerprint) return rest;
+  return { ...rest, define: { ...rest.define, DAM_PREPARED_FINGERPRINT: JSON.stringify(fingerprint) } };
+}
+
 const isMain = process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (!isMain) {
   // Imported for its options (benchmarks): build nothing.
 } else if (watch) {
+  const esbuild = await import('esbuild');
   copyRuntimeAssets();
-  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  // Watching builds without prepared tenants: the emulator seeds new data folders itself.
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(withFingerprint(options, undefined))));
   await Promise.all(contexts.map((context) => context.watch()));
   console.log('esbuild: watching src/ for changes');
 } else {
-  copyRuntimeAssets();
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const signature = sourceSignature();
+  if (!upToDate(signature)) {
+    const esbuild = await import('esbuild');
+    rmSync(STAMP, { force: true });
+    copyRuntimeAssets();
+    const fingerprint = await preparedFingerprint(esbuild);
+    ensurePrepared(fingerprint);
+    await Promise.all(builds.map((options) => esbuild.build(withFingerprint(options, fingerprint))));
+    writeFileSync(STAMP, signature);
+  } else if (verbose) {
+    console.log('esbuild: dist/ is up to date');
+  }
 }

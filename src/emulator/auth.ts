@@ -49,6 +49,11 @@ export class TokenService implements AuthHelper {
     private readonly ttlSeconds: number,
   ) {}
 
+  /** Drops the cache: after a snapshot restore a token's user may have other rights, or be gone. */
+  forget(): void {
+    this.cache.clear();
+  }
+
   async issue(clientId: string, userId: number, scope: string): Promise<IssuedToken> {
     const expiresAt = new Date(this.clock.now().getTime() + this.ttlSeconds * 1000);
     const token = jwtShaped(clientId, userId, scope, this.clock.now(), expiresAt);

@@ -7,6 +7,7 @@ export type { AuthHelper, Caller, Clock };
 import type { BlobStore } from './blobs';
 import type { ErrorFactory } from './errors';
 import type { TrackedStore } from './storage/tracking';
+import type { EmulatorState } from './state/service';
 
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
@@ -17,7 +18,6 @@ import type { TrackedStore } from './storage/tracking';
  * own `/_emulator/` routes) is not the tenant's API at all.
  */
 export type HeaderPolicy = 'api' | 'service' | 'discovery' | 'download' | 'docs' | 'login' | 'blob' | 'devtools';
-
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -41,6 +41,8 @@ export interface EmulatorConfig {
   pageSizeDefault: number;
   pageSizeMax: number;
   recordsPageSizeMax: number;
+  /** Bound to a loopback address: the devtools (/_emulator/…) then answer only callers on this machine. */
+  loopbackOnly: boolean;
 }
 
 
@@ -63,6 +65,8 @@ export interface EmulatorContext {
   background(task: () => Promise<void>): void;
   /** Diagnostic log line (no-op unless the caller passed `log`). */
   log(line: string): void;
+  /** Saved states: snapshots, reset, import and export. Caches of rows register with `state.onReplaced`. */
+  state: EmulatorState;
 }
 
 export type RouteModule = (app: FastifyInstance, ctx: EmulatorContext) => void | Promise<void>;

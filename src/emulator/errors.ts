@@ -96,6 +96,11 @@ export const errors = {
   devtoolsForbidden: (message: string) => new ApiError(403, 'Dam.Emulator.DevtoolsAccessDeniedException', message),
   /** A blob (sasUrl) request whose signature is missing, wrong or expired. */
   invalidSignature: (message: string) => new ApiError(403, `${ns}.Security.AuthenticationFailedException`, message),
+  /** The emulator's own routes (/_emulator/…) asked from another machine while it serves loopback only. */
+  devtoolsLoopbackOnly: () =>
+    new ApiError(403, `${ns}.Security.AccessDeniedException`, 'The emulator devtools answer only on this machine; start the emulator with --host to reach them from elsewhere.'),
+  /** A saved emulator state that cannot be used as asked (missing files, another emulator version, still busy). */
+  snapshotUnusable: (message: string, status: 400 | 409 = 409) => new ApiError(status, `${ns}.Emulator.SnapshotException`, message),
 };
 
 export type ErrorFactory = typeof errors;

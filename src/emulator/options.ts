@@ -10,10 +10,12 @@ export const emulatorOptionSpec = {
   database: { type: 'string' },
   faults: { type: 'string' },
   'journal-size': { type: 'string' },
+  import: { type: 'string' },
+  'export-on-exit': { type: 'string' },
 } as const;
 
 export const emulatorUsage =
-  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N]';
+  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR]';
 
 /** Turns parsed flags into options; throws an Error with a user-facing message on a bad value. */
 export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOptions {
@@ -37,6 +39,8 @@ export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOpti
     options.tokenTtl = Number(ttl);
   }
   options.database = str('database');
+  options.importDir = str('import');
+  options.exportOnExit = str('export-on-exit');
   const faults = str('faults');
   if (faults !== undefined) {
     const [rateText, ...kinds] = faults.split(',').map((s) => s.trim());

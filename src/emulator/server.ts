@@ -14,13 +14,22 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { OPENAPI_BASE } from './docs';
 import { DEFAULT_JOURNAL_SIZE, addFinding, finding, registerInspector } from './inspector';
 import { routeModules } from './routes';
-import { migrations } from './storage/migrations';
-import { migrate } from './storage/migrate';
 import { openStore } from './storage/open';
 import { openPglite, type PgliteStore } from './storage/pglite';
 import type { Store } from './storage/store';
 import { trackWrites } from './storage/tracking';
-import { seedStore } from './seed';
+import { freshTenant } from './state/freshTenant';
+import { StateGate } from './state/gate';
+import { holdRequestsAtGate } from './state/holdRequests';
+import { preparedTenant } from './state/prepared';
+import { EmulatorState } from './state/service';
+import { prepareStore, readImport, sameSchema } from './state/startup';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 
 export interface EmulatorOptions {
   /** 0 picks a free port; default 7070. */
@@ -42,6 +51,12 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Replaces the wall clock (tests of expiry). */
   clock?: Clock;
+  /** A saved state (a snapshot folder) loaded at start over whatever the data folder holds. */
+  importDir?: string;
+  /** A folder the state is saved to on a clean stop (close(), SIGINT, SIGTERM). */
+  exportOnExit?: string;
+  /** Where named snapshots live; default `<data>/snapshots`, or a private temporary folder for :memory: and PostgreSQL. */
+  snapshotHome?: string;
 }
 
 export interface RunningEmulator {
@@ -140,9 +155,17 @@ export async function buildApp(
   // Without a blob store from the caller (tests that build the app on their own store), a private one lives as long as the app.
   const blobs = givenBlobs ?? openBlobStore(undefined);
   const log = options.log ?? (() => undefined);
-  const store = trackWrites(rawStore);
+  const gate = new StateGate();
+  const store = trackWrites(rawStore, gate.guard);
   const clock = options.clock ?? systemClock;
-  const config: EmulatorConfig = { tokenTtl: options.tokenTtl ?? 3600, pageSizeDefault: 50, pageSizeMax: 1000, recordsPageSizeMax: 100 };
+  const host = options.host ?? '127.0.0.1';
+  const config: EmulatorConfig = {
+    tokenTtl: options.tokenTtl ?? 3600,
+    pageSizeDefault: 50,
+    pageSizeMax: 1000,
+    recordsPageSizeMax: 100,
+    loopbackOnly: /^(127\.|::1$|localhost$)/.test(host),
+  };
   const tokens = new TokenService(store, clock, config.tokenTtl);
   const secret = await tenantSecret(store);
   const pending = new Set<Promise<void>>();
@@ -174,6 +197,12 @@ export async function buildApp(
   const isDevtools = (url: string) => url.startsWith('/_emulator');
   app.setValidatorCompiler((route) => (isDevtools(route.url) ? devtoolsValidator(route) : (data: unknown) => ({ value: data })));
   app.setSerializerCompiler((route) => (isDevtools(route.url) ? devtoolsSerializer(route as Parameters<typeof devtoolsSerializer>[0]) : (data) => JSON.stringify(data)));
+  holdRequestsAtGate(app, gate);
+  const home = options.snapshotHome ?? mkdtempSync(join(tmpdir(), 'dam-snapshots-'));
+  if (!options.snapshotHome) app.addHook('onClose', async () => rmSync(home, { recursive: true, force: true }));
+  const preparedStates = (['demo', 'empty'] as const).flatMap((seed) => preparedTenant(seed)?.state ?? []);
+  const state = new EmulatorState({ store, blobs, gate, home, preparedStates, freshTenant: (seed) => freshTenant(seed, log, memoryTemplates.get(seed)), log });
+  state.onReplaced(() => tokens.forget());
 
   const ctx: EmulatorContext = {
     store,
@@ -184,8 +213,9 @@ export async function buildApp(
     secret,
     tokens,
     blobs,
+    state,
     background(task) {
-      const run = task().catch((err) => log(`background task failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+      const run = gate.bind(task).catch((err) => log(`background task failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
       pending.add(run);
       void run.finally(() => pending.delete(run));
     },
@@ -292,15 +322,25 @@ export async function buildApp(
   return { app, ctx, idle };
 }
 
+/** The prepared data directory as PGlite loads one into memory: the tarball's bytes, uncompressed. */
+async function preparedTemplate(tarball: string): Promise<Blob> {
+  const tar = await promisify(brotliDecompress)(await readFile(tarball));
+  return new Blob([tar as Uint8Array<ArrayBuffer>]);
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
-  const seed = options.seed ?? 'demo';
+  const imported = await readImport(options.importDir);
+  // What --import replaces need not be seeded first.
+  const seed = imported ? 'empty' : (options.seed ?? 'demo');
   const inMemory = !options.database && options.data === ':memory:';
-  const template = inMemory ? memoryTemplates.get(seed) : undefined;
+  // A new data folder starts from the tenant prepared at build time, unless an older snapshot needs the old schema first.
+  const prepared = imported && !sameSchema(imported) ? undefined : preparedTenant(seed);
+  const template = inMemory ? (memoryTemplates.get(seed) ?? (prepared ? preparedTemplate(prepared.pgdata) : undefined)) : undefined;
   const store = template
     ? await openPglite(':memory:', await template)
-    : await openStore({ data: options.data ?? '.dam-emulator', database: options.database });
+    : await openStore({ data: options.data ?? '.dam-emulator', database: options.database, prepared: prepared?.pgdata });
   log(`opened ${store.kind} store in ${Date.now() - started} ms`);
   let app: FastifyInstance | undefined;
   // Blobs sit beside a persistent PGlite database; a :memory: or PostgreSQL-backed emulator keeps them in a private temp folder.
@@ -310,10 +350,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     // folder now is what a killed process was writing.
     const swept = await blobs.sweepTemporary();
     if (swept) log(`removed ${swept} unfinished blob file(s) a stopped emulator left`);
-    const applied = await migrate(store, migrations);
-    if (applied.length) log(`applied migrations ${applied.join(', ')} (${Date.now() - started} ms)`);
-    await seedStore(store, seed, log);
-    if (inMemory && !template && 'snapshot' in store) {
+    await prepareStore(store, blobs.dir, { seed, importDir: options.importDir }, log);
+    if (inMemory && !memoryTemplates.has(seed) && !imported && 'snapshot' in store) {
       // Later in-memory starts in this process (test suites) begin from this seeded copy instead of
       // running initdb and the seeders again. Taken before the tenant secret exists, so each start
       // still gets its own secret and cursors stay bound to one tenant.
@@ -323,7 +361,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await snapshot;
     }
     let url = '';
-    const built = await buildApp(store, options, () => url, blobs);
+    const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
+    const built = await buildApp(store, { ...options, snapshotHome }, () => url, blobs);
     app = built.app;
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 7070, host });
@@ -339,8 +378,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         closed ??= (async () => {
           await running.close();
           await built.idle();
-          await store.close();
-          await blobs.close();
+          try {
+            if (options.exportOnExit) {
+              const saved = await built.ctx.state.exportTo(options.exportOnExit);
+              log(`exported the state to ${options.exportOnExit} (${saved.records} records, ${saved.blobs.count} blobs)`);
+            }
+          } finally {
+            await store.close();
+            await blobs.close();
+          }
         })();
         return closed;
       },

@@ -46,6 +46,9 @@ export const Commands = {
   inspectorCopyDamCommand: 'dam.inspector.copyDamCommand',
   inspectorReplay: 'dam.inspector.replay',
   inspectorOpenRecord: 'dam.inspector.openRecord',
+  emulatorSaveState: 'dam.emulator.saveState',
+  emulatorRestoreState: 'dam.emulator.restoreState',
+  emulatorReset: 'dam.emulator.reset',
 } as const;
 
 /** Language id of `.dam-query` files. */

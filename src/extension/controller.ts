@@ -8,6 +8,7 @@ import { ProfileStore } from './connections/profileStore';
 import { ConnectionStatusBar } from './connections/statusBar';
 import type { Session } from './connections/session';
 import { EmulatorProcess } from './emulator/emulatorProcess';
+import { registerStateCommands } from './emulator/stateCommands';
 import { Explorer } from './explorer/explorer';
 import { QueryFeature } from './query/queryFeature';
 import { AnalyticsEditors } from './analytics/analyticsEditors';
@@ -103,6 +104,7 @@ export class DamController implements vscode.Disposable {
     registerCommand(d, this.log, Commands.removeConnection, () => this.removeConnection());
     registerCommand(d, this.log, Commands.editConnections, () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.connections`));
     registerCommand(d, this.log, Commands.showLog, () => this.log.show());
+    registerStateCommands(d, this.log, () => this.connections.activeProfile()?.endpoints.base ?? this.emulator.url);
   }
 
   /** Reconnects to the profile that was active last time, without prompting. */

@@ -11,5 +11,6 @@ import { stringsResolveCommand } from './strings';
 import { renditionsCommand } from './renditions';
 import { uploadCommand } from './upload';
 import { checksPublishCommand } from './checks';
+import { emulatorStateCommands } from './emulatorState';
 
-export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand];
+export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, ...emulatorStateCommands, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand];

@@ -30,6 +30,10 @@ export class AnswerCache {
 
   constructor(private readonly options: AnswerCacheOptions) {}
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   /**
    * Rows [offset, offset + limit) of the answer `key`. `fetchHead(n)` reads the first n rows of the ordered
    * answer; undefined means the page lies beyond what is cached and the caller reads it directly.

@@ -13,6 +13,7 @@ const querystring = z.object({ query: z.union([z.string(), z.array(z.string())])
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const cache = new AnswerCache({ ttlMs: 30_000, maxEntries: 8, maxRows: 200_000, pagesAhead: 5, now: () => ctx.clock.now().getTime() });
+  ctx.state.onReplaced(() => cache.clear());
   route(app, ctx, {
     method: 'GET',
     url: '/analytics/',

@@ -15,5 +15,6 @@ import { register as checks } from './checks';
 import { register as uploads } from './uploads';
 import { register as files } from './files';
 import { register as maintenance } from './maintenance';
+import { register as emulatorState } from '../state/routes';
 
-export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance];
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState];

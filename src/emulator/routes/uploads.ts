@@ -133,6 +133,10 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   const newToken = () => randomBytes(24).toString('base64url');
   const newGuid = () => randomBytes(16).toString('hex');
   const runs = new SegmentRuns(blobs);
+  // Segments read for a checksum belong to the state they were sent to.
+  ctx.state.onReplaced(() => {
+    for (const token of [...runs.tokens()]) runs.forget(token);
+  });
 
   async function sweep(): Promise<void> {
     const doomed = await store.transaction((tx) => uploads.sweep(tx, ctx.clock.now()));

@@ -3,7 +3,7 @@ import { openPglite } from './pglite';
 import type * as PostgresBackend from './postgres';
 import type { Store } from './store';
 
-export async function openStore(options: { data: string; database?: string }): Promise<Store> {
+export async function openStore(options: { data: string; database?: string; prepared?: string }): Promise<Store> {
   if (options.database) {
     // node-postgres loads only for a database URL: a PGlite emulator would carry it for nothing (about 4 MB).
     // A plain `require`, which tsx's CJS hook (mocha) and esbuild's bundles both resolve; `import()` of a .ts is not.
@@ -11,5 +11,5 @@ export async function openStore(options: { data: string; database?: string }): P
     const { openPostgres } = require('./postgres') as typeof PostgresBackend;
     return openPostgres(options.database);
   }
-  return openPglite(options.data);
+  return openPglite(options.data, undefined, { prepared: options.prepared });
 }

@@ -1,14 +1,20 @@
 // The default backend: embedded PostgreSQL (PGlite, WASM) persisted in the data folder, or in memory.
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Queryable, SqlParam, Store } from './store';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
+import type { SqlParam, Store, Transaction as StoreTransaction } from './store';
+import { untar } from './untar';
 
-function wrap(db: PGlite | Transaction): Queryable {
+/** PGlite has no client stream for COPY: its data goes through the virtual file '/dev/blob' instead of STDOUT/STDIN. */
+function wrap(db: PGlite | Transaction): StoreTransaction {
   return {
     async query<T>(sql: string, params: SqlParam[] = []) {
       const result = await db.query<T>(sql, params);
@@ -16,6 +22,13 @@ function wrap(db: PGlite | Transaction): Queryable {
     },
     async exec(sql: string) {
       await db.exec(sql);
+    },
+    async copyTo(source: string) {
+      const result = await db.query(`COPY ${source} TO '/dev/blob'`);
+      return result.blob ? Buffer.from(await result.blob.arrayBuffer()) : Buffer.alloc(0);
+    },
+    async copyFrom(target: string, data: Buffer) {
+      await db.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
     },
   };
 }
@@ -127,15 +140,36 @@ function collectGarbage(): void {
   gc?.();
 }
 
+/** Further initdb and start parameters, for building the prepared data folders (see state/prepareMain.ts). */
+export interface PgliteTuning {
+  initdbArgs?: string[];
+  startParams?: string[];
+  /** PostgreSQL's WASM module, compiled already (see compileBundledWasm). */
+  wasmModule?: WebAssembly.Module;
+}
+
+/**
+ * Compiles the bundle's copy of PostgreSQL's WASM module (none beside the TypeScript sources), so that it can be
+ * compiled while a new data folder is being unpacked instead of after.
+ */
+async function compileBundledWasm(): Promise<WebAssembly.Module | undefined> {
+  const file = join(__dirname, 'pglite.wasm');
+  if (!existsSync(file)) return undefined;
+  useBaselineWasmCode();
+  return WebAssembly.compile(await readFile(file));
+}
+
 /** A PGlite over `dataDir` (a folder, or `memory://`), with the emulator's extensions and start parameters. */
-export async function createPglite(dataDir: string, template?: Blob): Promise<PGlite> {
+export async function createPglite(dataDir: string, template?: Blob, tuning: PgliteTuning = {}): Promise<PGlite> {
   // The extension module is ESM-only in its typings; a dynamic import works from CJS and bundles alike.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   useBaselineWasmCode();
   markOnlyAtTheLimit();
   return PGlite.create(dataDir, {
     extensions: { pg_trgm: locateBundled(pg_trgm) },
-    startParams: [...PGlite.defaultStartParams, ...SMALL_BUFFERS],
+    startParams: [...PGlite.defaultStartParams, ...SMALL_BUFFERS, ...(tuning.startParams ?? [])],
+    ...(tuning.initdbArgs ? { initDbStartParams: tuning.initdbArgs } : {}),
+    ...(tuning.wasmModule ? { pgliteWasmModule: tuning.wasmModule } : {}),
     ...(template ? { loadDataDir: template } : {}),
   });
 }
@@ -161,8 +195,35 @@ async function initdbApart(dataDir: string): Promise<void> {
   if (code !== 0) throw new Error(`initialising the database in ${dataDir} failed (exit code ${code}): ${stderr.trim()}`);
 }
 
+/**
+ * Unpacks a prepared data directory (a brotli tarball of one, entries relative to it) as `pgdataDir`, which must be
+ * missing or empty. It is unpacked beside it and renamed into place, so a start killed half way leaves no half
+ * data directory to be taken for a whole one.
+ */
+async function unpackPgdata(tarball: string, pgdataDir: string): Promise<void> {
+  const partial = `${pgdataDir}.${randomBytes(4).toString('hex')}.partial`;
+  mkdirSync(partial, { recursive: true });
+  try {
+    await untar(await promisify(brotliDecompress)(await readFile(tarball)), partial);
+    try {
+      rmdirSync(pgdataDir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    renameSync(partial, pgdataDir);
+  } catch (err) {
+    rmSync(partial, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+export interface OpenPgliteOptions extends PgliteTuning {
+  /** A new data folder starts from this tarball of a data directory (prepared at build time) instead of initdb. */
+  prepared?: string;
+}
+
 /** Opens PGlite; `data` is a folder (created when missing) or ':memory:', optionally starting from a snapshot. */
-export async function openPglite(data: string, template?: Blob): Promise<PgliteStore> {
+export async function openPglite(data: string, template?: Blob, options: OpenPgliteOptions = {}): Promise<PgliteStore> {
   let dataDir: string | undefined;
   let unlock = () => undefined as void;
   if (data !== ':memory:') {
@@ -175,11 +236,17 @@ export async function openPglite(data: string, template?: Blob): Promise<PgliteS
   let initdb = !template && !(dataDir && existsSync(join(dataDir, 'PG_VERSION')));
   let db: PGlite;
   try {
-    if (initdb && dataDir && existsSync(INITDB_SCRIPT)) {
+    if (initdb && dataDir && options.prepared) {
+      const compiled = compileBundledWasm();
+      compiled.catch(() => undefined);
+      await unpackPgdata(options.prepared, dataDir);
+      options = { ...options, wasmModule: await compiled };
+      initdb = false;
+    } else if (initdb && dataDir && existsSync(INITDB_SCRIPT) && !options.initdbArgs) {
       await initdbApart(dataDir);
       initdb = false;
     }
-    db = await createPglite(dataDir ?? 'memory://', template);
+    db = await createPglite(dataDir ?? 'memory://', template, options);
   } catch (err) {
     unlock();
     throw err;
@@ -190,7 +257,7 @@ export async function openPglite(data: string, template?: Blob): Promise<PgliteS
     kind: 'pglite',
     query: base.query,
     exec: base.exec,
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: <T>(fn: (tx: StoreTransaction) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
     close: async () => {
       try {
         await db.close();

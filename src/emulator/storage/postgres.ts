@@ -1,6 +1,9 @@
 // The server backend: a PostgreSQL server reached by URL; each emulator state lives in one schema of it.
 import pg from 'pg';
-import type { Queryable, SqlParam, Store } from './store';
+import { from as copyFromStdin, to as copyToStdout } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Queryable, SqlParam, Store, Transaction } from './store';
 
 // Dates come back as strings so both backends hand routes the same shapes as PGlite's parsers.
 const types = {
@@ -48,16 +51,28 @@ export async function openPostgres(url: string): Promise<Store> {
       await client.query(sql);
     },
   });
+  /** COPY needs one connection for its whole stream, which a transaction's client is. */
+  const withCopy = (client: pg.PoolClient): Transaction => ({
+    ...wrapClient(client),
+    async copyTo(source: string) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of client.query(copyToStdout(`COPY ${source} TO STDOUT`))) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    async copyFrom(target: string, data: Buffer) {
+      await pipeline(Readable.from([data]), client.query(copyFromStdin(`COPY ${target} FROM STDIN`)));
+    },
+  });
   const base = wrapClient(pool);
   return {
     kind: 'postgres',
     query: base.query,
     exec: base.exec,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+    async transaction<T>(fn: (tx: Transaction) => Promise<T>) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(wrapClient(client));
+        const result = await fn(withCopy(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {

@@ -10,9 +10,22 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/**
+ * PostgreSQL's COPY in its text format, which both backends speak: what state snapshots write and load, as it is
+ * the fastest way in and out of a table and the same bytes load into either backend. `source` is a quoted table
+ * name with its column list, or for copyTo a parenthesised SELECT.
+ */
+export interface BulkCopy {
+  copyTo(source: string): Promise<Buffer>;
+  copyFrom(target: string, data: Buffer): Promise<void>;
+}
+
+/** A transaction's handle. */
+export type Transaction = Queryable & BulkCopy;
+
 export interface Store extends Queryable {
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** 'pglite' or 'postgres', for logs. */
   readonly kind: string;

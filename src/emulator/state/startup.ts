@@ -1,0 +1,64 @@
+// Brings a store opened at start to the emulator's schema and fills a new one: from --import's snapshot, from the
+// tenant prepared at build time, or by running the seeders.
+import type { Store } from '../storage/store';
+import { migrations } from '../storage/migrations';
+import { migrate } from '../storage/migrate';
+import { seedStore } from '../seed';
+import { preparedTenant } from './prepared';
+import type { Manifest } from './snapshotDir';
+import { loadSnapshot, readManifest, SnapshotMismatchError } from './snapshots';
+
+export interface StartPlan {
+  seed: 'demo' | 'empty';
+  /** --import: a snapshot folder loaded over whatever the store holds. */
+  importDir?: string;
+}
+
+/** The snapshot --import names, read before the store opens: a new data folder may start from a prepared one. */
+export async function readImport(importDir: string | undefined): Promise<Manifest | undefined> {
+  return importDir ? readManifest(importDir) : undefined;
+}
+
+/** Whether a snapshot was saved with exactly this emulator's schema. */
+export function sameSchema(manifest: Manifest): boolean {
+  const ids = migrations.map((m) => m.id);
+  return manifest.migrations.length === ids.length && ids.every((id) => manifest.migrations.includes(id));
+}
+
+async function isNew(store: Store): Promise<boolean> {
+  const [row] = await store.query<{ meta: string | null }>(`SELECT to_regclass('meta')::text AS meta`);
+  if (!row?.meta) return true;
+  return (await store.query(`SELECT 1 FROM meta WHERE key = 'seed'`)).length === 0;
+}
+
+export async function prepareStore(store: Store, blobDir: string, plan: StartPlan, log: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  const imported = await readImport(plan.importDir);
+  const fresh = await isNew(store);
+  if (imported && fresh && !sameSchema(imported)) {
+    // An older snapshot: the schema as it was when it was saved, its rows, then the migrations that came after.
+    const known = new Set(migrations.map((m) => m.id));
+    const unknown = imported.migrations.filter((id) => !known.has(id));
+    if (unknown.length) throw new SnapshotMismatchError(`the snapshot in ${plan.importDir} was saved by a newer emulator (schema ${unknown.join(', ')} is unknown here)`);
+    await migrate(store, migrations.filter((m) => imported.migrations.includes(m.id)));
+    await loadSnapshot(store, blobDir, plan.importDir!);
+    const applied = await migrate(store, migrations);
+    log(`imported ${plan.importDir} and applied migrations ${applied.join(', ')} (${Date.now() - started} ms)`);
+    return;
+  }
+  const applied = await migrate(store, migrations);
+  if (applied.length) log(`applied migrations ${applied.join(', ')} (${Date.now() - started} ms)`);
+  if (imported) {
+    const result = await loadSnapshot(store, blobDir, plan.importDir!);
+    log(`imported ${plan.importDir} (${result.tablesLoaded.length} tables, ${Date.now() - started} ms)`);
+    return;
+  }
+  if (!fresh) return;
+  const prepared = preparedTenant(plan.seed);
+  if (prepared) {
+    await loadSnapshot(store, blobDir, prepared.state);
+    log(`loaded the prepared ${plan.seed} tenant (${Date.now() - started} ms)`);
+    return;
+  }
+  await seedStore(store, plan.seed, log);
+}

@@ -1,0 +1,65 @@
+// `dam emulator snapshot …` and `dam emulator reset` against a running emulator, as a shell runs them.
+import { strict as assert } from 'node:assert';
+import { runDam, USER_AGENT } from './helpers';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
+import { DamClient } from '../../src/api/client';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
+
+describe('dam emulator snapshot and reset', function () {
+  this.timeout(120_000);
+  let emulator: RunningEmulator;
+  let client: DamClient;
+  const dam = (...args: string[]) => runDam([...args, '--url', emulator.url]);
+
+  before(async () => {
+    emulator = await startEmulator({ port: 0, data: ':memory:', seed: 'empty' });
+    client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+  });
+  after(async () => emulator?.close());
+
+  it('saves, lists, restores and deletes a snapshot', async () => {
+    const saved = await dam('emulator', 'snapshot', 'save', 'cli-base');
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.match(saved.stdout, /^saved 'cli-base' \(0 records, 0 files\)$/m);
+
+    const created = await client.records.create({ status: 'draft', title: 'Made from the CLI test' });
+    const restored = await dam('emulator', 'snapshot', 'restore', 'cli-base');
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^restored 'cli-base': \d+ table\(s\) loaded in \d+ ms/m);
+    assert.equal((await client.records.list({ pageSize: 1 })).totalCount, 0, `record ${created.id} is gone`);
+
+    const listed = await dam('emulator', 'snapshot', 'list', '--json');
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual((JSON.parse(listed.stdout) as { name: string }[]).map((s) => s.name), ['cli-base']);
+    const table = await dam('emulator', 'snapshot', 'list');
+    assert.match(table.stdout, /^cli-base {2}\d{4}-\d\d-\d\dT.* 0 records$/m);
+
+    const deleted = await dam('emulator', 'snapshot', 'delete', 'cli-base');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal((await dam('emulator', 'snapshot', 'list')).stdout.trim(), 'no saved states');
+  });
+
+  it('resets the tenant, and the token of a client from before still works', async () => {
+    await client.records.create({ status: 'draft', title: 'Before the reset' });
+    const reset = await dam('emulator', 'reset', '--seed', 'empty');
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.match(reset.stdout, /^reset to the empty tenant: /m);
+    assert.equal((await client.records.list({ pageSize: 1 })).totalCount, 0);
+  });
+
+  it('says what went wrong: an unknown snapshot, a bad name, a bad address, no emulator there', async () => {
+    const unknown = await dam('emulator', 'snapshot', 'restore', 'never-saved');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /404: No snapshot with id 'never-saved' was found/);
+    const badName = await dam('emulator', 'snapshot', 'save', 'a/b');
+    assert.equal(badName.code, 1);
+    assert.match(badName.stderr, /is not a snapshot name/);
+    const badUrl = await runDam(['emulator', 'snapshot', 'list', '--url', 'ftp://x']);
+    assert.equal(badUrl.code, 2);
+    const nobody = await runDam(['emulator', 'snapshot', 'list', '--url', 'http://127.0.0.1:9']);
+    assert.equal(nobody.code, 1);
+    assert.match(nobody.stderr, /GET http:\/\/127\.0\.0\.1:9\/_emulator\/snapshots failed/);
+    const missingName = await dam('emulator', 'snapshot', 'save');
+    assert.equal(missingName.code, 2);
+  });
+});
