@@ -58,6 +58,8 @@ async function compileSuite() {
     target: 'node20',
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
+    // As the extension's bundle: jsonc-parser's UMD build requires its parts at run time, which a bundle lacks.
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
   return join(SUITE_OUT, 'index.js');
