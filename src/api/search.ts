@@ -1,35 +1,19 @@
 // Advanced search: POST /search/records (cursor paging) and POST /search/classifications (page numbers).
 import type { z } from 'zod';
+import { searchExpressionObject, type SearchRequest } from '../core/search';
 import type { HttpClient } from './http';
 import { readHeaders, type ReadOptions } from './core';
 import { cursorPages, itemsOf, numberedPages } from './paging';
 import { ClassificationSchema, RecordSchema, pagedSchema, type Classification, type DamRecord, type Paged } from './schemas';
 
-export interface SearchQuery extends ReadOptions {
-  expression: string;
-  /** Values for unnamed `?` placeholders, in order. */
-  parameters?: unknown[];
-  /** Values for `@Name` placeholders, keyed without the `@`. */
-  namedParameters?: Record<string, unknown>;
-  /** Default true; false makes `*` and `?` literal. */
-  supportWildcards?: boolean;
-  defaultLogicalOperator?: 'AND' | 'OR';
-  /** Plain sort expression, e.g. `Rank desc` or `Title, CreatedOn desc`. */
-  sort?: string;
+/** A search as the client sends it: the core's request (the endpoint picks the target) with read options and a page size. */
+export interface SearchQuery extends Omit<SearchRequest, 'target'>, ReadOptions {
   pageSize?: number;
 }
 
 /** The request body of both search endpoints (spec, "Search expression object"). */
 export function searchBody(query: SearchQuery, cursor?: string): Record<string, unknown> {
-  const expression: Record<string, unknown> = { expression: query.expression };
-  if (query.parameters !== undefined) expression.parameters = query.parameters;
-  if (query.namedParameters !== undefined) {
-    // Keys travel without the `@` (emulator contract); strip one if the caller wrote it.
-    expression.namedParameters = Object.fromEntries(Object.entries(query.namedParameters).map(([k, v]) => [k.replace(/^@/, ''), v]));
-  }
-  if (query.supportWildcards !== undefined) expression.supportWildcards = query.supportWildcards;
-  if (query.defaultLogicalOperator !== undefined) expression.defaultLogicalOperator = query.defaultLogicalOperator;
-  const body: Record<string, unknown> = { searchExpression: expression };
+  const body: Record<string, unknown> = { searchExpression: searchExpressionObject({ ...query, target: 'records' }) };
   if (cursor !== undefined) body.cursor = cursor;
   return body;
 }

@@ -12,7 +12,7 @@ function parseParams(values: unknown): Record<string, string> | undefined {
   for (const entry of values as string[]) {
     const eq = entry.indexOf('=');
     if (eq <= 0) throw new UsageError(`--param '${entry}' is not Name=value`);
-    out[entry.slice(0, eq).trim().replace(/^@/, '')] = entry.slice(eq + 1);
+    out[entry.slice(0, eq).trim()] = entry.slice(eq + 1);
   }
   return out;
 }

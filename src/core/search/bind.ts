@@ -2,6 +2,11 @@
 import type { Expr, ScalarValue, SearchExpression, Value } from './ast';
 import { DiagnosticCodes, diagnostic, type Diagnostic } from './diagnostics';
 
+/** A named parameter's key as it travels (emulator contract: without the `@`); a key written with `@` is accepted. */
+export function parameterKey(name: string): string {
+  return name.startsWith('@') ? name.slice(1) : name;
+}
+
 export interface BindOptions {
   /** As `supportWildcards`: when true (default) a bound value containing `*` or `?` becomes a wildcard pattern. */
   supportWildcards?: boolean;
@@ -27,7 +32,7 @@ export function bindParameters(
   const diagnostics: Diagnostic[] = [];
   const wildcards = options.supportWildcards ?? true;
   const lookup = new Map<string, unknown>();
-  for (const [k, v] of Object.entries(named)) lookup.set(k.startsWith('@') ? k.slice(1) : k, v);
+  for (const [k, v] of Object.entries(named)) lookup.set(parameterKey(k), v);
 
   const bindScalar = (v: ScalarValue): ScalarValue => {
     if (v.kind !== 'placeholder') return v;
@@ -50,12 +55,17 @@ export function bindParameters(
       has = true;
       found = positional[v.index];
     }
-    if (!has || found === undefined || found === null) {
+    if (!has || found === undefined) {
       const what = v.name !== null ? `\`@${v.name}\` has no value in namedParameters` : `\`?\` number ${(v.index ?? 0) + 1} has no value in parameters (${positional.length} given)`;
       diagnostics.push(diagnostic(DiagnosticCodes.UnboundPlaceholder, 'error', `${what}.`, v.range));
       return v;
     }
-    const text = String(found);
+    if (found !== null && typeof found === 'object') {
+      diagnostics.push(diagnostic(DiagnosticCodes.InvalidValue, 'error', 'Parameter values must be strings, numbers or booleans.', v.range));
+      return v;
+    }
+    // An explicit null is an empty value (`Tag = ?` with null finds records without a tag).
+    const text = found === null ? '' : String(found);
     if (wildcards && (text.includes('*') || text.includes('?'))) return { kind: 'wildcard', pattern: text, quote: "'", range: v.range };
     return { kind: 'literal', value: text, quote: "'", range: v.range };
   };

@@ -1,23 +1,45 @@
-// The searchable properties of the spec as data: per entity, each property's type, sortability and
-// whether it takes `contains`; plus the operators per type and the field accessors per data type.
+// The searchable properties as data, the one definition the editor, `dam lint` and the emulator share: per search
+// target, each property's type (hence its operators), sortability, whether it takes `contains`, and which part of
+// the resource holds it (the emulator maps each name to its storage, keyed by these names); plus the operators per
+// type and the field accessors per data type.
 import type { ComparisonOperator } from './ast';
 
 /** Value types of searchable properties. `User` and `Classification` are references compared by id or name. */
 export type PropertyType = 'String' | 'DateTime' | 'Guid' | 'Numeric' | 'Boolean' | 'User' | 'Classification';
 
-export type Entity = 'records' | 'classifications' | 'files' | 'users';
-
-/** The target of a `.dam-query` section (`@target`), i.e. which search endpoint runs it. */
+/** The target of a search (`@target` of a `.dam-query` section), i.e. which search endpoint runs it. */
 export type QueryTarget = 'records' | 'classifications';
 
+/**
+ * Which part of a resource holds a property. A record search reaches the record's files ("any version of any file
+ * matches"), its master file's newest version and its classifications; the emulator keys its storage on this.
+ */
+export type PropertyScope =
+  | 'record'
+  | 'classification'
+  | 'file'
+  | 'file version'
+  | 'file type'
+  | 'rendition'
+  | 'master file'
+  | 'record classification'
+  | 'record field'
+  | 'search';
+
+/** Where a property is documented: the spec's list, the live service (real-service-notes), or resource attributes. */
+export type PropertySource = 'spec' | 'service' | 'attribute';
+
 export interface PropertyInfo {
+  /** The canonical spelling (names match case-insensitively). */
   name: string;
+  /** Other names the service takes for the same property. */
+  aliases: readonly string[];
   type: PropertyType;
   sortable: boolean;
-  /** Listed by the spec as full-text searchable with `contains`. */
+  /** Listed as full-text searchable with `contains`. */
   supportsContains: boolean;
-  /** Which part of the resource the property belongs to (shown in hover). */
-  scope: string;
+  scope: PropertyScope;
+  source: PropertySource;
   description: string;
 }
 
@@ -32,74 +54,82 @@ export const OPERATORS_BY_TYPE: Readonly<Record<PropertyType, readonly Compariso
   Classification: ['=', '<>', 'in'],
 };
 
-function p(name: string, type: PropertyType, sortable: boolean, scope: string, description: string, supportsContains = false): PropertyInfo {
-  return { name, type, sortable, supportsContains, scope, description };
+interface Options {
+  sortable?: boolean;
+  contains?: boolean;
+  aliases?: string[];
+  source?: PropertySource;
 }
 
+function p(name: string, type: PropertyType, scope: PropertyScope, description: string, o: Options = {}): PropertyInfo {
+  return { name, aliases: o.aliases ?? [], type, sortable: o.sortable ?? false, supportsContains: o.contains ?? false, scope, source: o.source ?? 'spec', description };
+}
+
+/**
+ * The spec's file, file version and file type properties, reached from a record search (`Kind = JPG`): a record
+ * matches when any version of any of its files does. The spec marks `CheckedOutBy` and `IsMaster` sortable in a
+ * search of files; a record has several files, so a record search does not sort by them.
+ */
 const FILE_PROPERTIES: PropertyInfo[] = [
-  p('CheckedOutBy', 'User', true, 'file', 'User who checked the file out.'),
-  p('IsMaster', 'Boolean', true, 'file', 'Whether the file is the master file of its record.'),
-  p('FileName', 'String', false, 'file version', 'File name of a version.'),
-  p('FileSize', 'Numeric', false, 'file version', 'Size of a version in bytes.'),
-  p('Checksum', 'String', false, 'file version', 'Checksum of a version.'),
-  p('Comment', 'String', false, 'file version', 'Comment of a version.'),
-  p('Extension', 'String', false, 'file version', 'File extension of a version.'),
-  p('HasPublicUri', 'Boolean', false, 'file version', 'Whether the version has a public link.'),
-  p('Preview', 'String', false, 'file version', 'Preview of a version.'),
-  p('PreviewCount', 'Numeric', false, 'file version', 'Number of previews of a version.'),
-  p('Version', 'Numeric', false, 'file version', 'Version number.'),
-  p('VersionLabel', 'String', false, 'file version', 'Label of a version.'),
-  p('AdditionalFile', 'String', false, 'file version', 'Additional files (renditions) of a version.'),
-  p('Kind', 'String', false, 'file type', 'Kind of the file type (e.g. JPG).'),
-  p('Name', 'String', false, 'file type', 'Name of the file type.'),
+  p('CheckedOutBy', 'User', 'file', 'User who checked the file out.'),
+  p('IsMaster', 'Boolean', 'file', 'Whether the file is the master file of its record.'),
+  p('FileName', 'String', 'file version', 'File name of a version.'),
+  p('FileSize', 'Numeric', 'file version', 'Size of a version in bytes.'),
+  p('Checksum', 'String', 'file version', 'Checksum of a version.'),
+  p('Comment', 'String', 'file version', 'Comment of a version.'),
+  p('Extension', 'String', 'file version', 'File extension of a version (without the dot).'),
+  p('HasPublicUri', 'Boolean', 'file version', 'Whether the version has a public link.'),
+  p('Preview', 'String', 'file version', 'Format of the version\'s preview (`jpg`); empty when it has none (`Preview <> ""`).'),
+  p('PreviewCount', 'Numeric', 'file version', 'Number of previews of a version.'),
+  p('Version', 'Numeric', 'file version', 'Version number.'),
+  p('VersionLabel', 'String', 'file version', 'Label of a version.'),
+  p('AdditionalFile', 'String', 'rendition', 'Name of an additional file (rendition) of a version.'),
+  p('Kind', 'String', 'file type', 'Kind of the file type (e.g. JPG).'),
+  p('Name', 'String', 'file type', 'Name of the file type.'),
 ];
 
-/** Per entity, the searchable properties the spec lists (names in the spec's casing). */
-export const CATALOGUES: Readonly<Record<Entity, readonly PropertyInfo[]>> = {
+/** Per search target, every property it understands, in the order completion offers them. */
+export const SEARCH_PROPERTIES: Readonly<Record<QueryTarget, readonly PropertyInfo[]>> = {
   records: [
-    p('Id', 'Guid', true, 'record', 'Record id.'),
-    p('Title', 'String', true, 'record', 'Record title.', true),
-    p('ContentStatus', 'String', false, 'record', 'Content status (Draft, Released, Archived).'),
-    p('ContentType', 'String', false, 'record', 'Content type, including child types.'),
-    p('DirectContentType', 'String', false, 'record', 'Content type, excluding child types.'),
-    p('Classification', 'Classification', false, 'record', 'Classification, including descendants.'),
-    p('DirectClassification', 'Classification', false, 'record', 'Classification, excluding descendants.'),
-    p('CreatedOn', 'DateTime', true, 'record', 'Creation time (UTC).'),
-    p('ModifiedOn', 'DateTime', true, 'record', 'Last modification time (UTC).'),
-    p('CreatedBy', 'User', false, 'record', 'User who created the record.'),
-    p('ModifiedBy', 'User', false, 'record', 'User who last modified the record.'),
-    p('FileCount', 'Numeric', false, 'record', 'Number of files of the record.'),
+    p('Id', 'Guid', 'record', 'Record id.', { sortable: true }),
+    p('Title', 'String', 'record', 'Record title.', { sortable: true, contains: true }),
+    p('ContentStatus', 'String', 'record', 'Content status (Draft, Released, Archived).', { aliases: ['Status'] }),
+    p('ContentType', 'String', 'record', 'Content type, including child types.'),
+    p('DirectContentType', 'String', 'record', 'Content type, excluding child types.'),
+    p('Classification', 'Classification', 'record classification', 'Classification (id, name, identifier or name path), including descendants.'),
+    p('DirectClassification', 'Classification', 'record classification', 'Classification (id, name, identifier or name path), excluding descendants.'),
+    p('Classification.NamePath', 'String', 'record classification', 'Name path of one of the record\'s classifications, e.g. `/Products/Outdoor*`.', { source: 'service' }),
+    p('CreatedOn', 'DateTime', 'record', 'Creation time (UTC).', { sortable: true }),
+    p('ModifiedOn', 'DateTime', 'record', 'Last modification time (UTC).', { sortable: true }),
+    p('CreatedBy', 'User', 'record', 'User who created the record (id, login or name).'),
+    p('ModifiedBy', 'User', 'record', 'User who last modified the record (id, login or name).'),
+    p('FileCount', 'Numeric', 'record', 'Number of files of the record.'),
+    p('Tag', 'String', 'record', 'The record\'s tag (an XML string or empty).', { source: 'attribute' }),
+    p('Keywords', 'String', 'record field', 'Keywords of the record (values of its Keywords field).', { contains: true, source: 'service' }),
+    p('LatestVersionOfMasterfile.FileName', 'String', 'master file', 'File name of the newest version of the record\'s master file.', { source: 'service' }),
+    ...FILE_PROPERTIES,
   ],
   classifications: [
-    p('Id', 'Guid', true, 'classification', 'Classification id.'),
-    p('Label', 'String', true, 'classification', 'Label in the current language.'),
-    p('Name', 'String', true, 'classification', 'Name.'),
-    p('Identifier', 'String', true, 'classification', 'Identifier.'),
-    p('NamePath', 'String', false, 'classification', 'Path of names from the root, separated by `/` (escape as `\\/`).'),
-    p('LabelPath', 'String', false, 'classification', 'Path of labels from the root.'),
-  ],
-  files: [p('Id', 'Guid', false, 'file', 'File id.'), ...FILE_PROPERTIES],
-  users: [
-    p('Id', 'Guid', false, 'user', 'User id.'),
-    p('Email', 'String', false, 'user', 'E-mail address.'),
-    p('Name', 'String', false, 'user', 'Display name.'),
-    p('FirstName', 'String', false, 'user', 'First name.'),
-    p('LastName', 'String', false, 'user', 'Last name.'),
+    p('Id', 'Guid', 'classification', 'Classification id.', { sortable: true }),
+    p('Label', 'String', 'classification', 'Label in the current language.', { sortable: true }),
+    p('Name', 'String', 'classification', 'Name.', { sortable: true }),
+    p('Identifier', 'String', 'classification', 'Identifier.', { sortable: true }),
+    p('NamePath', 'String', 'classification', 'Path of names from the root, separated by `/` (escape as `\\/`).'),
+    p('LabelPath', 'String', 'classification', 'Path of labels from the root.'),
+    p('ParentId', 'Guid', 'classification', 'Id of the parent classification (empty for a root).', { aliases: ['Parent.Id'], source: 'service' }),
+    p('SortIndex', 'Numeric', 'classification', 'Position among its siblings.', { sortable: true, source: 'attribute' }),
+    p('CreatedOn', 'DateTime', 'classification', 'Creation time (UTC).', { source: 'attribute' }),
+    p('ModifiedOn', 'DateTime', 'classification', 'Last modification time (UTC).', { source: 'attribute' }),
   ],
 };
 
 /** Property that sorts by relevance (`Rank desc`); records and classifications only. */
-export const RANK_PROPERTY: PropertyInfo = p('Rank', 'Numeric', true, 'search', 'Relevance of the match; sort only (`Rank desc`).');
+export const RANK_PROPERTY: PropertyInfo = p('Rank', 'Numeric', 'search', 'Relevance of the match; sort only (`Rank desc`).', { sortable: true });
 
-/**
- * The properties a search on `target` understands. Record searches also reach the files of the
- * record (file, version and file type properties), which clients use as `Kind = JPG`.
- */
+/** The properties a search on `target` understands. */
 export function propertiesFor(target: QueryTarget): readonly PropertyInfo[] {
-  return target === 'records' ? RECORD_SEARCH : CATALOGUES.classifications;
+  return SEARCH_PROPERTIES[target];
 }
-
-const RECORD_SEARCH: readonly PropertyInfo[] = [...CATALOGUES.records, ...FILE_PROPERTIES];
 
 /**
  * A case-insensitive table of ASCII names that looks a name up without allocating: names are
@@ -144,10 +174,15 @@ export class NameTable<V> {
   }
 }
 
-const RECORDS_INDEX = new NameTable(propertiesFor('records').map((info) => [info.name, info] as const));
-const CLASSIFICATIONS_INDEX = new NameTable(propertiesFor('classifications').map((info) => [info.name, info] as const));
+/** Every name (canonical and aliases) of a target's properties, for case-insensitive lookups. */
+function nameTable(target: QueryTarget): NameTable<PropertyInfo> {
+  return new NameTable(SEARCH_PROPERTIES[target].flatMap((info) => [info.name, ...info.aliases].map((name) => [name, info] as const)));
+}
 
-/** Case-insensitive lookup (real clients write `contentType`, `TITLE`). */
+const RECORDS_INDEX = nameTable('records');
+const CLASSIFICATIONS_INDEX = nameTable('classifications');
+
+/** Case-insensitive lookup by name or alias (real clients write `contentType`, `TITLE`, `parent.id`). */
 export function lookupProperty(target: QueryTarget, name: string): PropertyInfo | undefined {
   return (target === 'records' ? RECORDS_INDEX : CLASSIFICATIONS_INDEX).get(name);
 }

@@ -81,7 +81,10 @@ export const DiagnosticCodes = {
   ContainsNotListed: 'DQ3010',
   /** A date written as `M/D/YYYY`: accepted by old clients, but ISO 8601 is the documented form. */
   LegacyDateFormat: 'DQ3011',
-  /** A field reference with no accessor where one is needed (sorting, comparing). */
+  /**
+   * Retired: a field reference with no accessor. No longer reported, since `FieldName('x') = v` compares the value as
+   * `.Value` does (real-service-notes); the code keeps its meaning and is not reused.
+   */
   MissingAccessor: 'DQ3012',
   /** A `@Name` placeholder with no value bound (no `@param` directive / named parameter). */
   UnboundPlaceholder: 'DQ3013',

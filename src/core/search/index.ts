@@ -16,14 +16,15 @@ export {
 } from './diagnostics';
 export {
   ACCESSORS_BY_DATA_TYPE,
-  CATALOGUES,
+  SEARCH_PROPERTIES,
   FIELD_DATA_TYPES,
   OPERATORS_BY_TYPE,
   RANK_PROPERTY,
   lookupProperty,
   propertiesFor,
   type AccessorInfo,
-  type Entity,
+  type PropertyScope,
+  type PropertySource,
   type FieldDataType,
   type PropertyInfo,
   type PropertyType,
@@ -31,9 +32,18 @@ export {
 } from './catalogue';
 export { FieldSchemaSchema, QuerySchemaSchema, findField, type FieldSchema, type OptionSchema, type QuerySchema } from './schema';
 export { parseExpression, parseSort, type Expectation, type ParseOptions, type ParseResult } from './parser';
-export { checkExpression, checkSort, resolvePath, isGuid, type CheckOptions, type ResolvedPath } from './semantics';
+export {
+  checkExpression,
+  checkSort,
+  resolvePath,
+  implicitAccessor,
+  operatorAllowed,
+  type CheckOptions,
+  type ResolvedPath,
+} from './semantics';
+export { guidKey, isBoolean, isGuid, isSearchNumber, parseSearchDate, type SearchDate } from './values';
 export { diagnoseExpression, diagnoseSort, type DiagnoseOptions, type Diagnosed } from './diagnose';
-export { bindParameters, type BindOptions, type BindResult } from './bind';
+export { bindParameters, parameterKey, type BindOptions, type BindResult } from './bind';
 export { printExpression, printSort, printPath, formatExpression, formatSort, formatDocument, type FormatOptions } from './printer';
 export {
   parseDocument,
@@ -49,3 +59,11 @@ export {
 export { LineIndex, positionAt, type Position } from './positions';
 export { complete, completeInDocument, type CompletionItem, type CompletionKind, type CompletionOptions, type DocumentCompletionOptions } from './completion';
 export { hover, hoverInDocument, type HoverOptions, type HoverResult, type DocumentHoverOptions } from './hover';
+export {
+  SEARCH_DEFAULTS,
+  searchExpressionObject,
+  sectionRequest,
+  withSearchDefaults,
+  type ResolvedSearchRequest,
+  type SearchRequest,
+} from './request';

@@ -3,6 +3,7 @@
 // It arrives from the network or a settings file, so it is validated with zod at that boundary.
 import { z } from 'zod';
 import { FIELD_DATA_TYPES } from './catalogue';
+import { guidKey } from './values';
 
 export const OptionSchemaSchema = z.object({
   id: z.string().optional(),
@@ -33,9 +34,9 @@ export type QuerySchema = z.input<typeof QuerySchemaSchema>;
 /** Finds a field by the way it is referenced; names and labels compare case-insensitively, ids ignore dashes. */
 export function findField(schema: QuerySchema | undefined, by: 'id' | 'name' | 'label', key: string): FieldSchema | undefined {
   if (!schema?.fields) return undefined;
-  const k = by === 'id' ? key.replace(/-/g, '').toLowerCase() : key.toLowerCase();
+  const k = by === 'id' ? guidKey(key) : key.toLowerCase();
   return schema.fields.find((f) => {
-    if (by === 'id') return f.id !== undefined && f.id.replace(/-/g, '').toLowerCase() === k;
+    if (by === 'id') return f.id !== undefined && guidKey(f.id) === k;
     if (by === 'name') return f.name.toLowerCase() === k;
     return (f.label ?? '').toLowerCase() === k;
   });

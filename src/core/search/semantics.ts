@@ -9,6 +9,7 @@ import {
   RANK_PROPERTY,
   lookupProperty as lookupProperty_,
   propertiesFor,
+  type AccessorInfo,
   type FieldDataType,
   type PropertyInfo,
   type PropertyType,
@@ -16,6 +17,7 @@ import {
 } from './catalogue';
 import { DiagnosticCodes, diagnostic, type Diagnostic, type QuickFix } from './diagnostics';
 import { findField, type FieldSchema, type QuerySchema } from './schema';
+import { LEGACY_DATE, isBoolean, isGuid, isIsoDate, isSearchNumber, isToday, parseSearchDate } from './values';
 
 // Local bindings: transpiled named imports are getter calls, and these run once per criterion.
 const lookupProperty = lookupProperty_;
@@ -60,7 +62,8 @@ const BOOLEAN_OPS = maskOf('Boolean');
 const USER_OPS = maskOf('User');
 const CLASSIFICATION_OPS = maskOf('Classification');
 
-function operatorAllowed(type: PropertyType, op: ComparisonOperator): boolean {
+/** Whether the spec allows `op` on a property of `type` ("By type: …"). */
+export function operatorAllowed(type: PropertyType, op: ComparisonOperator): boolean {
   let mask: number;
   switch (type) {
     case 'String':
@@ -86,46 +89,6 @@ function operatorAllowed(type: PropertyType, op: ComparisonOperator): boolean {
       break;
   }
   return (mask & operatorBit(op)) !== 0;
-}
-
-/** `/^-?\d+(\.\d+)?$/` by char codes (per numeric value of a file). */
-function isNumber(text: string): boolean {
-  let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  const intStart = i;
-  while (isDigit(text.charCodeAt(i))) i++;
-  if (i === intStart) return false;
-  if (i === text.length) return true;
-  if (text.charCodeAt(i) !== 46 /* . */) return false;
-  const fracStart = ++i;
-  while (isDigit(text.charCodeAt(i))) i++;
-  return i > fracStart && i === text.length;
-}
-
-/** `/^(true|false|1|0)$/i`: a case-insensitive regular expression without the `u` flag folds ASCII only. */
-function isBoolean(text: string): boolean {
-  switch (text.length) {
-    case 1:
-      return text === '1' || text === '0';
-    case 4:
-      return sameAscii(text, 'true');
-    case 5:
-      return sameAscii(text, 'false');
-    default:
-      return false;
-  }
-}
-
-/** Whether `text` is `lower` (lower-case ASCII letters) in any ASCII case. */
-function sameAscii(text: string, lower: string): boolean {
-  for (let i = 0; i < lower.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== lower.charCodeAt(i) && c + 32 !== lower.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
 }
 
 export interface CheckOptions {
@@ -158,8 +121,7 @@ export function resolvePath(path: PropertyPath, target: QueryTarget, schema?: Qu
   const field = schema ? findField(schema, path.by, unescapeSlash(path.key)) : undefined;
   const acc = accessorText(path);
   if (field) {
-    const lower = acc.toLowerCase();
-    const a = ACCESSORS_BY_DATA_TYPE[field.dataType].find((x) => x.path.toLowerCase() === lower);
+    const a = path.accessor.length === 0 ? implicitAccessor(field.dataType) : ACCESSORS_BY_DATA_TYPE[field.dataType].find((x) => x.path.toLowerCase() === acc.toLowerCase());
     return { type: a?.type ?? null, field, dataTypes: [field.dataType] };
   }
   const entry = ACCESSOR_INDEX.get(acc);
@@ -167,9 +129,16 @@ export function resolvePath(path: PropertyPath, target: QueryTarget, schema?: Qu
   return { type: entry.type, dataTypes: entry.dataTypes };
 }
 
-/** The accessor as written, dotted (`Option.Name`); the usual single segment needs no join. */
+/** The accessor as written, dotted (`Option.Name`); none written means `Value`. The usual single segment needs no join. */
 function accessorText(ref: FieldRef): string {
+  if (ref.accessor.length === 0) return 'Value';
   return ref.accessor.length === 1 ? ref.accessor[0] : ref.accessor.join('.');
+}
+
+/** What a field reference without accessor compares: the value (`Value`), or a data type's own first accessor. */
+export function implicitAccessor(dataType: FieldDataType): AccessorInfo {
+  const accessors = ACCESSORS_BY_DATA_TYPE[dataType];
+  return accessors.find((a) => a.path === 'Value') ?? accessors[0];
 }
 
 /** Semantic diagnostics of a tree, appended to `out` when given (else to a new array), which is returned. */
@@ -294,16 +263,9 @@ function checkFieldRef(ref: FieldRef, ctx: Ctx): ResolvedPath {
       ),
     );
   }
-  if (ref.accessor.length === 0) {
-    if (ref.accessorRange) return resolved; // `FieldName('x').` was already reported by the parser
-    const first = resolved.field ? ACCESSORS_BY_DATA_TYPE[resolved.field.dataType][0].path : 'Value';
-    ctx.out.push(
-      diagnostic(DiagnosticCodes.MissingAccessor, 'error', `A field reference needs a property, e.g. \`${fieldLabel(ref)}.${first}\`.`, ref.range, [
-        { title: `Add \`.${first}\``, edits: [{ range: { start: ref.range.end, end: ref.range.end }, newText: `.${first}` }] },
-      ]),
-    );
-    return resolved;
-  }
+  // `FieldName('x') = v` compares the field's value, as `.Value` does (real-service-notes); `FieldName('x').` with
+  // nothing after the dot was reported by the parser.
+  if (ref.accessor.length === 0) return resolved;
   const acc = accessorText(ref);
   const range = ref.accessorRange ?? ref.range;
   if (resolved.field) {
@@ -360,7 +322,8 @@ function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null,
     ctx.out.push(
       diagnostic(DiagnosticCodes.WildcardIgnored, 'warning', `Wildcards apply to text; on a ${type} value \`*\` and \`?\` are taken literally.`, v.range),
     );
-    return;
+    // Taken literally, a date, number or boolean with `*` in it is no longer one: checked below like any other.
+    if (type !== 'DateTime' && type !== 'Numeric' && type !== 'Boolean') return;
   }
   // `<> ""` tests that a value is not empty, whatever the type.
   if (text.length === 0) return;
@@ -369,7 +332,7 @@ function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null,
       checkDate(text, v, ctx);
       return;
     case 'Numeric':
-      if (!isNumber(text)) invalid(ctx, v, `'${text}' is not a number.`);
+      if (!isSearchNumber(text)) invalid(ctx, v, `'${text}' is not a number (up to 15 digits, and 10 after the point).`);
       return;
     case 'Boolean':
       if (!isBoolean(text)) {
@@ -428,66 +391,15 @@ function checkPlaceholder(v: ScalarValue, ctx: Ctx): void {
   }
 }
 
-/**
- * `/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/` by char codes:
- * a date, optionally `T` time with minutes, seconds, up to seven fraction digits and a zone.
- */
-function isIsoDate(text: string): boolean {
-  const n = text.length;
-  if (n < 10 || !digitsAt(text, 0, 4) || text.charCodeAt(4) !== 45 || !digitsAt(text, 5, 2) || text.charCodeAt(7) !== 45 || !digitsAt(text, 8, 2)) return false;
-  if (n === 10) return true;
-  if (text.charCodeAt(10) !== 84 /* T */ || !digitsAt(text, 11, 2) || text.charCodeAt(13) !== 58 || !digitsAt(text, 14, 2)) return false;
-  let i = 16;
-  if (text.charCodeAt(i) === 58 /* : */) {
-    if (!digitsAt(text, i + 1, 2)) return false;
-    i += 3;
-    if (text.charCodeAt(i) === 46 /* . */) {
-      const from = ++i;
-      while (i - from < 7 && isDigit(text.charCodeAt(i))) i++;
-      if (i === from) return false;
-    }
-  }
-  const z = text.charCodeAt(i);
-  if (z === 90 /* Z */) i++;
-  else if (z === 43 || z === 45 /* + - */) {
-    if (!digitsAt(text, i + 1, 2)) return false;
-    i += 3;
-    if (text.charCodeAt(i) === 58) i++;
-    if (!digitsAt(text, i, 2)) return false;
-    i += 2;
-  }
-  return i === n;
-}
-
-/** Whether `text[at, at + count)` are ASCII digits. */
-function digitsAt(text: string, at: number, count: number): boolean {
-  for (let i = at; i < at + count; i++) if (!isDigit(text.charCodeAt(i))) return false;
-  return true;
-}
-const LEGACY_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-
-/** `today` in any case: what `toLowerCase() === 'today'` accepts (no non-ASCII character lower-cases to these letters). */
-function isToday(text: string): boolean {
-  return text.length === 5 && sameAscii(text, 'today');
-}
-
-/** The number written by the ASCII digits `text[start, end)` (the caller has matched them). */
-function digits(text: string, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) n = n * 10 + (text.charCodeAt(i) - 48);
-  return n;
-}
-
 function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
   if (isToday(text)) return;
-  if (isIsoDate(text)) {
-    const y = digits(text, 0, 4);
-    const m = digits(text, 5, 7);
-    const d = digits(text, 8, 10);
-    if (m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) invalid(ctx, v, `'${text}' is not a real date.`);
+  const parsed = parseSearchDate(text, EPOCH);
+  const legacy = LEGACY_DATE.exec(text);
+  if (!parsed) {
+    if (isIsoDate(text) || legacy) invalid(ctx, v, `'${text}' is not a real date.`);
+    else invalid(ctx, v, `'${text}' is not a date; use ISO 8601 such as 2024-05-01 or 2024-05-01T12:00:00Z.`);
     return;
   }
-  const legacy = LEGACY_DATE.exec(text);
   if (legacy) {
     const iso = `${legacy[3]}-${legacy[1].padStart(2, '0')}-${legacy[2].padStart(2, '0')}`;
     ctx.out.push(
@@ -495,10 +407,11 @@ function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
         { title: `Write \`${iso}\``, edits: [{ range: v.range, newText: iso }] },
       ]),
     );
-    return;
   }
-  invalid(ctx, v, `'${text}' is not a date; use ISO 8601 such as 2024-05-01 or 2024-05-01T12:00:00Z.`);
 }
+
+/** Any instant: only `today` depends on the clock, and checks accept it before asking. */
+const EPOCH = new Date(0);
 
 function checkClassification(text: string, v: ScalarValue, ctx: Ctx): void {
   const known = ctx.schema?.classifications;
@@ -542,33 +455,6 @@ function suggestOperator(op: ComparisonOperator, type: PropertyType): Comparison
   if ((op === '>' || op === '>=' || op === '<' || op === '<=') && allowed.includes('=')) return '=';
   if (op === 'in') return '=';
   return allowed[0] ?? null;
-}
-
-/**
- * 32 hex digits in groups of 8-4-4-4-12, each dash optional, optionally in braces (either brace
- * alone too). By char codes: the check runs for every GUID value of a file.
- */
-export function isGuid(text: string): boolean {
-  let i = 0;
-  let n = text.length;
-  if (n > 0 && text.charCodeAt(0) === 123 /* { */) i++;
-  if (n > i && text.charCodeAt(n - 1) === 125 /* } */) n--;
-  for (let g = 0; g < GUID_GROUPS.length; g++) {
-    if (g > 0 && i < n && text.charCodeAt(i) === 45 /* - */) i++;
-    for (let k = 0; k < GUID_GROUPS[g]; k++, i++) if (i >= n || !isHex(text.charCodeAt(i))) return false;
-  }
-  return i === n;
-}
-
-const GUID_GROUPS = [8, 4, 4, 4, 12];
-
-function isHex(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-}
-
-function daysIn(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
 /** The name messages use; built only when a message is, since most criteria have none. */

@@ -66,7 +66,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       total = rows.length;
       ids = rows.slice(paging.offset, paging.offset + paging.limit).map((r) => r.id);
     } else {
-      const result = await runSearch(ctx, { target: 'classifications', expression: filter, sort: requestParam(request, 'sort'), offset: paging.offset, limit: paging.limit });
+      const result = await runSearch(
+        ctx,
+        { target: 'classifications', expression: filter ?? '', sort: requestParam(request, 'sort') },
+        { offset: paging.offset, limit: paging.limit, plainForm: true },
+      );
       ids = result.ids;
       total = result.totalCount;
     }

@@ -38,14 +38,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   app.get(`${base}/records`, { schema: { summary: 'List records (filter, sort, page, pageSize, skip, take, cursor)' } }, async (request) => {
     const rc = renderContext(ctx, request);
     const paging = parsePaging(request, ctx.config.recordsPageSizeMax, ctx.config.pageSizeDefault);
-    const result = await runSearch(ctx, {
-      target: 'records',
-      expression: requestParam(request, 'filter'),
-      sort: requestParam(request, 'sort'),
-      offset: paging.offset,
-      limit: paging.limit,
-      cursor: requestParam(request, 'cursor'),
-    });
+    const result = await runSearch(
+      ctx,
+      { target: 'records', expression: requestParam(request, 'filter') ?? '', sort: requestParam(request, 'sort') },
+      { offset: paging.offset, limit: paging.limit, cursor: requestParam(request, 'cursor'), plainForm: true },
+    );
     const rows = await load.records(ctx.store, result.ids);
     const items = [];
     for (const row of rows) items.push(await renderRecord(rc, row));

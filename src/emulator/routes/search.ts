@@ -5,6 +5,7 @@ import type { EmulatorContext } from '../context';
 import { classificationType, load, recordType } from '../domain/model';
 import { pagedCollection, parsePaging, render, renderContext, requestParam } from '../hal';
 import { runSearch } from '../search/run';
+import type { SearchRequest } from '../../core/search';
 import type { Target } from '../search/compile';
 import { docSchema, parseBody } from '../validate';
 
@@ -38,19 +39,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     const se = body.searchExpression ?? {};
     const max = target === 'records' ? ctx.config.recordsPageSizeMax : ctx.config.pageSizeMax;
     const paging = parsePaging(request, max, ctx.config.pageSizeDefault);
-    const wildcards = se.supportWildcards === undefined || se.supportWildcards === null ? true : String(se.supportWildcards).toLowerCase() === 'true';
-    const result = await runSearch(ctx, {
-      target,
-      expression: se.expression ?? '',
-      parameters: se.parameters ?? undefined,
-      namedParameters: se.namedParameters ?? undefined,
-      supportWildcards: wildcards,
-      defaultLogicalOperator: se.defaultLogicalOperator ? (se.defaultLogicalOperator.toUpperCase() as 'AND' | 'OR') : undefined,
-      sort: body.sort ?? requestParam(request, 'sort'),
-      offset: paging.offset,
-      limit: paging.limit,
-      cursor: body.cursor ?? undefined,
-    });
+    const request_: SearchRequest = { target, expression: se.expression ?? '' };
+    if (se.parameters) request_.parameters = se.parameters;
+    if (se.namedParameters) request_.namedParameters = se.namedParameters;
+    if (se.supportWildcards !== undefined && se.supportWildcards !== null) request_.supportWildcards = String(se.supportWildcards).toLowerCase() === 'true';
+    if (se.defaultLogicalOperator) request_.defaultLogicalOperator = se.defaultLogicalOperator.toUpperCase() as 'AND' | 'OR';
+    const sort = body.sort ?? requestParam(request, 'sort');
+    if (sort) request_.sort = sort;
+    const result = await runSearch(ctx, request_, { offset: paging.offset, limit: paging.limit, cursor: body.cursor ?? undefined });
     const rc = renderContext(ctx, request);
     const items =
       target === 'records'

@@ -1,10 +1,33 @@
-// Compiles a parsed search expression (src/core/search's AST) to a parameterised SQL condition: values only ever
-// travel as $n parameters, never spliced into the SQL text.
-import type { ComparisonOperator, Criterion, Expr, FieldRef, ScalarValue, SearchExpression, SortExpression, Value } from '../../core/search';
+// Compiles a checked search expression (src/core/search's AST, placeholders already bound) to a parameterised SQL
+// condition: values only ever travel as $n parameters, never spliced into the SQL text. What a property is (type,
+// operators, sortability) is the core's table (SEARCH_PROPERTIES); this file adds only where each one is stored.
+import {
+  ACCESSORS_BY_DATA_TYPE,
+  FIELD_DATA_TYPES,
+  guidKey,
+  implicitAccessor,
+  isBoolean,
+  isSearchNumber,
+  lookupProperty,
+  operatorAllowed,
+  parseSearchDate,
+  type ComparisonOperator,
+  type Criterion,
+  type Expr,
+  type FieldDataType,
+  type FieldRef,
+  type PropertyInfo,
+  type PropertyType,
+  type QueryTarget,
+  type ScalarValue,
+  type SearchExpression,
+  type SortExpression,
+  type Value,
+} from '../../core/search';
 import { errors } from '../errors';
 import type { SqlParam } from '../storage/store';
 
-export type Target = 'records' | 'classifications';
+export type Target = QueryTarget;
 
 export interface FieldDef {
   id: string;
@@ -14,24 +37,85 @@ export interface FieldDef {
 
 export interface CompileInput {
   target: Target;
-  /** Values of `?` placeholders in order. */
-  parameters?: unknown[];
-  /** Values of `@Name` placeholders (keys without `@`). */
-  namedParameters?: Record<string, unknown>;
   /** Resolves `FieldId/FieldName/FieldLabel` to a definition; undefined = unknown field (400). */
   resolveField(by: FieldRef['by'], key: string): FieldDef | undefined;
   now: Date;
 }
 
+/**
+ * Where a property's value is stored, keyed by the core's property names. A record search reaches beyond the record
+ * row: any file (`f`) or version (`fv`) of it, any rendition (`af`), its master file's newest version, its
+ * classifications (`c2`), the values of a named field. `sql` is the value's expression in that scope.
+ */
+export type Column =
+  | { on: 'row'; sql: string }
+  | { on: 'file'; sql: string }
+  | { on: 'version'; sql: string }
+  | { on: 'rendition'; sql: string }
+  | { on: 'masterLatest'; sql: string }
+  | { on: 'recordClassification'; sql: string }
+  | { on: 'classificationTree'; direct: boolean }
+  | { on: 'field'; name: string };
+
+const row = (sql: string): Column => ({ on: 'row', sql });
+const version = (sql: string): Column => ({ on: 'version', sql });
+
+/** Every core property's storage; a unit test holds this to exactly the core's names, per target. */
+export const COLUMNS: { readonly [T in Target]: ReadonlyMap<string, Column> } = {
+  records: new Map<string, Column>([
+    ['Id', row('r.id')],
+    ['Title', row('r.title')],
+    ['ContentStatus', row('r.status')],
+    ['ContentType', row('r.content_type')],
+    ['DirectContentType', row('r.content_type')],
+    ['Classification', { on: 'classificationTree', direct: false }],
+    ['DirectClassification', { on: 'classificationTree', direct: true }],
+    ['Classification.NamePath', { on: 'recordClassification', sql: 'c2.name_path' }],
+    ['CreatedOn', row('r.created_on')],
+    ['ModifiedOn', row('r.modified_on')],
+    ['CreatedBy', row('r.created_by')],
+    ['ModifiedBy', row('r.modified_by')],
+    ['FileCount', row('r.file_count')],
+    ['Tag', row('r.tag')],
+    ['Keywords', { on: 'field', name: 'Keywords' }],
+    ['LatestVersionOfMasterfile.FileName', { on: 'masterLatest', sql: 'fv.filename' }],
+    ['CheckedOutBy', { on: 'file', sql: 'f.checked_out_by' }],
+    ['IsMaster', { on: 'file', sql: 'f.is_master' }],
+    ['FileName', version('fv.filename')],
+    ['FileSize', version('fv.file_size')],
+    ['Checksum', version('fv.checksum')],
+    ['Comment', version('fv.comment')],
+    ['Extension', version('fv.extension')],
+    // The emulator publishes no public links.
+    ['HasPublicUri', version('false')],
+    // A version has a (JPEG) preview when it is an image the emulator can render.
+    ['Preview', version(`CASE WHEN fv.width IS NOT NULL THEN 'jpg' END`)],
+    ['PreviewCount', version('CASE WHEN fv.width IS NOT NULL THEN 1 ELSE 0 END')],
+    ['Version', version('fv.version_number')],
+    ['VersionLabel', version('fv.version_label')],
+    ['AdditionalFile', { on: 'rendition', sql: 'af.name' }],
+    ['Kind', version('upper(fv.extension)')],
+    ['Name', version('coalesce(f.file_type, upper(fv.extension))')],
+  ]),
+  classifications: new Map<string, Column>([
+    ['Id', row('c.id')],
+    ['Label', row(`(c.labels->0->>'value')`)],
+    ['Name', row('c.name')],
+    ['Identifier', row('c.identifier')],
+    ['NamePath', row('c.name_path')],
+    ['LabelPath', row('c.label_path')],
+    ['ParentId', row(`coalesce(c.parent_id, '')`)],
+    ['SortIndex', row('c.sort_index')],
+    ['CreatedOn', row('c.created_on')],
+    ['ModifiedOn', row('c.modified_on')],
+  ]),
+};
+
 /** Collects SQL parameters while the condition is built. */
 export class SqlBuilder {
   readonly params: SqlParam[] = [];
 
-  constructor(offset = 0) {
-    this.offset = offset;
-  }
-
-  private readonly offset: number;
+  constructor(private readonly offset = 0) {}
 
   bind(value: SqlParam): string {
     this.params.push(value);
@@ -79,28 +163,8 @@ function hasWildcard(v: Resolved): boolean {
 
 const SQL_OP: Record<Exclude<ComparisonOperator, 'in' | 'contains'>, string> = { '=': '=', '<>': '<>', '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
 
-/** Parses the date spellings seen in the wild: ISO 8601 with or without time, and M/D/YYYY. */
-export function parseDate(text: string, now: Date): { start: Date; end: Date; dateOnly: boolean } {
-  const t = text.trim();
-  if (/^today$/i.test(t)) {
-    const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    return { start, end: new Date(start.getTime() + 86_400_000), dateOnly: true };
-  }
-  let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t);
-  if (us) m = [us[0], us[3], us[1].padStart(2, '0'), us[2].padStart(2, '0')] as unknown as RegExpExecArray;
-  if (m) {
-    const start = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    if (Number.isNaN(start.getTime()) || start.getUTCDate() !== Number(m[3])) throw errors.invalidSearchExpression(`'${text}' is not a valid date.`);
-    return { start, end: new Date(start.getTime() + 86_400_000), dateOnly: true };
-  }
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(t)) {
-    const withZone = /(Z|[+-]\d{2}:?\d{2})$/.test(t) ? t : `${t}Z`;
-    const d = new Date(withZone.replace(/(\.\d{3})\d+/, '$1'));
-    if (!Number.isNaN(d.getTime())) return { start: d, end: d, dateOnly: false };
-  }
-  throw errors.invalidSearchExpression(`'${text.slice(0, 100)}' is not a valid date (use ISO 8601, e.g. 2025-01-31 or 2025-01-31T12:00:00Z).`);
-}
+/** A value's SQL condition given the expression it is compared to. */
+type Condition = (expr: string) => string;
 
 export class Compiler {
   /** Full-text queries met in the expression, for `Rank`. */
@@ -122,8 +186,16 @@ export class Compiler {
       case 'and':
       case 'or':
         return `(${e.operands.map((o) => this.expr(o)).join(e.kind === 'and' ? ' AND ' : ' OR ')})`;
-      case 'not':
-        return `(NOT ${this.expr(e.operand)})`;
+      case 'not': {
+        // A chain of NOTs is one NOT or none: PostgreSQL refuses thousands of nested ones.
+        let operand: Expr = e.operand;
+        let negate = true;
+        while (operand.kind === 'not') {
+          operand = operand.operand;
+          negate = !negate;
+        }
+        return negate ? `(NOT ${this.expr(operand)})` : this.expr(operand);
+      }
       case 'text':
         return this.fullText(this.scalar(e.value));
       case 'criterion':
@@ -136,24 +208,9 @@ export class Compiler {
   private scalar(v: ScalarValue): Resolved {
     if (v.kind === 'literal') return { text: v.value, wildcard: false };
     if (v.kind === 'wildcard') return { text: v.pattern, wildcard: true };
-    let raw: unknown;
-    if (v.name !== null) {
-      const named = this.input.namedParameters ?? {};
-      const key = Object.keys(named).find((k) => k.replace(/^@/, '').toLowerCase() === v.name!.toLowerCase());
-      if (key === undefined) throw errors.invalidSearchExpression(`No value was given for the parameter '@${v.name}'.`);
-      raw = named[key];
-    } else {
-      const list = this.input.parameters ?? [];
-      if (v.index === null || v.index >= list.length) throw errors.invalidSearchExpression(`No value was given for placeholder ${(v.index ?? 0) + 1} ('?').`);
-      raw = list[v.index];
-    }
-    if (raw === null || raw === undefined) return { text: '', wildcard: false };
-    if (typeof raw === 'object') throw errors.invalidSearchExpression('Parameter values must be strings, numbers or booleans.');
-    // Placeholder values are data: wildcards in them count only when the request allows wildcards.
-    return { text: String(raw), wildcard: this.wildcards };
+    // Placeholders are bound before compiling (src/core/search bindParameters); one left here had no value.
+    throw errors.invalidSearchExpression(v.name !== null ? `No value was given for the parameter '@${v.name}'.` : 'No value was given for a placeholder (\'?\').');
   }
-
-  wildcards = true;
 
   private values(v: Value | null): Resolved[] {
     if (!v) throw errors.invalidSearchExpression('A criterion is missing its value.');
@@ -175,8 +232,74 @@ export class Compiler {
     return `${t}.tsv @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
   }
 
-  /** String comparison: case-insensitive; `*`/`?` make `=`/`<>` a LIKE match. */
-  private stringCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
+  private criterion(c: Criterion): string {
+    if (!c.operator) throw errors.invalidSearchExpression('A criterion is missing its operator.');
+    const op = c.operator.op;
+    const values = this.values(c.value);
+    if (op !== 'in' && values.length !== 1) throw errors.invalidSearchExpression(`A list of values needs the 'in' operator.`);
+    if (c.property.kind === 'field') return this.fieldCriterion(c.property, op, values);
+    const target = this.input.target;
+    const info = lookupProperty(target, c.property.name);
+    const column = info && COLUMNS[target].get(info.name);
+    if (!info || !column) throw errors.invalidSearchExpression(`'${c.property.name.slice(0, 100)}' is not a searchable property of ${target}.`);
+    if (!operatorAllowed(info.type, op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to ${info.name} (${info.type}).`);
+    if (column.on === 'field') return this.namedFieldCriterion(column.name, op, values);
+    if (column.on === 'classificationTree') return this.classificationCompare(column.direct, op, values);
+    if (info.name === 'Title' && op === 'contains') {
+      // Title lexemes carry weight A in the record's full-text vector, so this uses the same index as a bare term.
+      const q = tsQueryText(values[0], 'A');
+      if (!q) return 'FALSE';
+      this.textQueries.push(q);
+      return `r.tsv @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
+    }
+    return this.located(column, op, values, (o) => (expr) => this.compare(info, expr, o, values));
+  }
+
+  /**
+   * A condition over a column where it lives. On the searched row it is the comparison itself; elsewhere (files,
+   * versions, classifications of the record) the record matches when any of them does, and `<>` means "none is equal".
+   * `= ""` and `<> ""` test emptiness, whatever the type (real-service-notes).
+   */
+  private located(column: Column, op: ComparisonOperator, values: Resolved[], condition: (op: ComparisonOperator) => Condition): string {
+    const emptyTest = values.length === 1 && values[0].text === '' && (op === '=' || op === '<>');
+    if (column.on === 'row') {
+      if (emptyTest) return op === '=' ? `(${column.sql} IS NULL OR ${column.sql}::text = '')` : `(${column.sql} IS NOT NULL AND ${column.sql}::text <> '')`;
+      return condition(op)(column.sql);
+    }
+    const exists = (cond: string) => this.exists(column, cond);
+    if (emptyTest) {
+      const present = exists(`(${sqlOf(column)} IS NOT NULL AND ${sqlOf(column)}::text <> '')`);
+      return op === '<>' ? present : `NOT ${present}`;
+    }
+    if (op === '<>') return `NOT ${exists(condition('=')(sqlOf(column)))}`;
+    return exists(condition(op)(sqlOf(column)));
+  }
+
+  private exists(column: Column, cond: string): string {
+    switch (column.on) {
+      case 'file':
+        return `EXISTS (SELECT 1 FROM files f WHERE f.record_id = r.id AND ${cond})`;
+      case 'version':
+        return `EXISTS (SELECT 1 FROM file_versions fv JOIN files f ON f.id = fv.file_id WHERE fv.record_id = r.id AND ${cond})`;
+      case 'rendition':
+        return `EXISTS (SELECT 1 FROM additional_files af JOIN file_versions fv ON fv.id = af.file_version_id WHERE fv.record_id = r.id AND ${cond})`;
+      case 'masterLatest':
+        return `EXISTS (SELECT 1 FROM files f JOIN LATERAL (SELECT v.filename FROM file_versions v WHERE v.file_id = f.id ORDER BY v.version_number DESC LIMIT 1) fv ON true
+          WHERE f.record_id = r.id AND f.is_master AND ${cond})`;
+      case 'recordClassification':
+        return `EXISTS (SELECT 1 FROM record_classifications rc JOIN classifications c2 ON c2.id = rc.classification_id WHERE rc.record_id = r.id AND ${cond})`;
+      default:
+        throw new Error(`no EXISTS form for a column on '${column.on}'`);
+    }
+  }
+
+  /** A value of a property's type against an SQL expression. */
+  private compare(info: PropertyInfo, expr: string, op: ComparisonOperator, values: Resolved[]): string {
+    return compareByType(this, info.type, expr, op, values);
+  }
+
+  /** String comparison: case-insensitive; `*`/`?` make `=`/`<>` a LIKE match; `contains` is full-text. */
+  stringCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
     if (op === 'in') return `(${values.map((v) => this.stringCompare(column, '=', [v])).join(' OR ')})`;
     const v = values[0];
     if (op === 'contains') {
@@ -191,10 +314,11 @@ export class Compiler {
     return `lower(${column}) ${SQL_OP[op]} lower(${this.sql.bind(v.text)}::text)`;
   }
 
-  private dateCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
-    if (op === 'contains') throw errors.invalidSearchExpression(`'contains' does not apply to dates.`);
+  dateCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
     if (op === 'in') return `(${values.map((v) => this.dateCompare(column, '=', [v])).join(' OR ')})`;
-    const d = parseDate(values[0].text, this.input.now);
+    if (op === 'contains') throw errors.invalidSearchExpression(`'contains' does not apply to dates.`);
+    const d = parseSearchDate(values[0].text, this.input.now);
+    if (!d) throw errors.invalidSearchExpression(`'${values[0].text.slice(0, 100)}' is not a valid date (use ISO 8601, e.g. 2025-01-31 or 2025-01-31T12:00:00Z).`);
     // Bind only what the SQL uses: an unused parameter has no type and PostgreSQL refuses it.
     const at = (date: Date) => `${this.sql.bind(date.toISOString())}::timestamptz`;
     if (!d.dateOnly) return `${column} ${SQL_OP[op]} ${at(d.start)}`;
@@ -214,23 +338,28 @@ export class Compiler {
     }
   }
 
-  private numberCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
-    if (op === 'contains') throw errors.invalidSearchExpression(`'contains' does not apply to numbers.`);
+  numberCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
     if (op === 'in') return `(${values.map((v) => this.numberCompare(column, '=', [v])).join(' OR ')})`;
+    if (op === 'contains') throw errors.invalidSearchExpression(`'contains' does not apply to numbers.`);
     const text = values[0].text.trim();
-    if (!/^-?\d{1,15}(\.\d{1,10})?$/.test(text)) throw errors.invalidSearchExpression(`'${text.slice(0, 50)}' is not a number.`);
+    if (!isSearchNumber(text)) throw errors.invalidSearchExpression(`'${text.slice(0, 50)}' is not a number.`);
     return `${column} ${SQL_OP[op]} ${this.sql.bind(Number(text))}::numeric`;
   }
 
-  private guidCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
-    if (!['=', '<>', 'in'].includes(op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to ids.`);
-    const ids = values.map((v) => v.text.replace(/[{}-]/g, '').toLowerCase());
+  booleanCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
+    const text = values[0].text.trim();
+    if (!isBoolean(text)) throw errors.invalidSearchExpression(`'${text.slice(0, 50)}' is not a boolean; use true or false.`);
+    const value = text === '1' || text.toLowerCase() === 'true';
+    return `${column} ${op === '<>' ? 'IS DISTINCT FROM' : '='} ${this.sql.bind(value)}::boolean`;
+  }
+
+  guidCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
+    const ids = values.map((v) => guidKey(v.text));
     if (op === 'in') return `${column} = ANY(${this.sql.bind(ids)}::text[])`;
     return `${column} ${SQL_OP[op as '=' | '<>']} ${this.sql.bind(ids[0])}::text`;
   }
 
-  private userCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
-    if (!['=', '<>', 'in'].includes(op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to users.`);
+  userCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
     const match = values
       .map((v) => {
         const p = `${this.sql.bind(v.text.trim())}::text`;
@@ -242,11 +371,10 @@ export class Compiler {
   }
 
   private classificationCompare(direct: boolean, op: ComparisonOperator, values: Resolved[]): string {
-    if (!['=', '<>', 'in'].includes(op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to classifications.`);
     const match = values
       .map((v) => {
         const p = `${this.sql.bind(v.text.trim())}::text`;
-        const id = `${this.sql.bind(v.text.trim().replace(/[{}-]/g, '').toLowerCase())}::text`;
+        const id = `${this.sql.bind(guidKey(v.text))}::text`;
         return `(t.id = ${id} OR lower(t.name) = lower(${p}) OR lower(t.name_path) = lower(${p}) OR lower(t.identifier) = lower(${p}))`;
       })
       .join(' OR ');
@@ -256,89 +384,31 @@ export class Compiler {
     return op === '<>' ? `NOT ${exists}` : exists;
   }
 
-  private criterion(c: Criterion): string {
-    if (!c.operator) throw errors.invalidSearchExpression('A criterion is missing its operator.');
-    const op = c.operator.op;
-    const values = this.values(c.value);
-    if (op !== 'in' && values.length !== 1) throw errors.invalidSearchExpression(`A list of values needs the 'in' operator.`);
-    if (c.property.kind === 'field') return this.fieldCriterion(c.property, op, values);
-    const name = c.property.name.toLowerCase();
-    return this.input.target === 'records' ? this.recordCriterion(name, c.property.name, op, values) : this.classificationCriterion(name, c.property.name, op, values);
-  }
-
-  private recordCriterion(name: string, shown: string, op: ComparisonOperator, values: Resolved[]): string {
-    switch (name) {
-      case 'id':
-        return this.guidCompare('r.id', op, values);
-      case 'title':
-        if (op === 'contains') {
-          const q = tsQueryText(values[0], 'A');
-          if (!q) return 'FALSE';
-          this.textQueries.push(q);
-          return `r.tsv @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
-        }
-        return this.stringCompare('r.title', op, values);
-      case 'contentstatus':
-      case 'status':
-        return this.stringCompare('r.status', op, values);
-      case 'contenttype':
-      case 'directcontenttype':
-        return this.stringCompare('r.content_type', op, values);
-      case 'classification':
-      case 'directclassification':
-        return this.classificationCompare(name === 'directclassification', op, values);
-      case 'createdon':
-        return this.dateCompare('r.created_on', op, values);
-      case 'modifiedon':
-        return this.dateCompare('r.modified_on', op, values);
-      case 'createdby':
-        return this.userCompare('r.created_by', op, values);
-      case 'modifiedby':
-        return this.userCompare('r.modified_by', op, values);
-      case 'filecount':
-        return this.numberCompare('r.file_count', op, values);
-      case 'tag':
-        return this.stringCompare('r.tag', op, values);
-      default:
-        if (FILE_PROPERTIES.has(name)) {
-          // Files arrive with a later issue: no record has file versions yet, so nothing matches.
-          return op === '<>' ? 'TRUE' : 'FALSE';
-        }
-        throw errors.invalidSearchExpression(`'${shown.slice(0, 100)}' is not a searchable property of records.`);
-    }
-  }
-
-  private classificationCriterion(name: string, shown: string, op: ComparisonOperator, values: Resolved[]): string {
-    switch (name) {
-      case 'id':
-        return this.guidCompare('c.id', op, values);
-      case 'parent.id':
-      case 'parentid':
-        return this.guidCompare(`coalesce(c.parent_id, '')`, op, values);
-      case 'name':
-        return this.stringCompare('c.name', op, values);
-      case 'identifier':
-        return this.stringCompare('c.identifier', op, values);
-      case 'label':
-        return this.stringCompare(`(c.labels->0->>'value')`, op, values);
-      case 'namepath':
-        return this.stringCompare('c.name_path', op, values);
-      case 'labelpath':
-        return this.stringCompare('c.label_path', op, values);
-      case 'createdon':
-        return this.dateCompare('c.created_on', op, values);
-      case 'modifiedon':
-        return this.dateCompare('c.modified_on', op, values);
-      default:
-        throw errors.invalidSearchExpression(`'${shown.slice(0, 100)}' is not a searchable property of classifications.`);
-    }
+  /** A property stored as a field of the tenant (`Keywords`): its value, as `FieldName('…')` compares it. */
+  private namedFieldCriterion(name: string, op: ComparisonOperator, values: Resolved[]): string {
+    const def = this.input.resolveField('name', name);
+    // A tenant without the field has no record with such a value.
+    if (!def) return op === '<>' ? 'TRUE' : 'FALSE';
+    return this.fieldCompare(def, [], op, values);
   }
 
   private fieldCriterion(ref: FieldRef, op: ComparisonOperator, values: Resolved[]): string {
     if (this.input.target !== 'records') throw errors.invalidSearchExpression('Field references apply to record searches only.');
     const def = this.input.resolveField(ref.by, ref.key);
     if (!def) throw errors.invalidSearchExpression(`Unknown field '${ref.key.slice(0, 100)}'.`);
-    const accessor = (ref.accessor.length ? ref.accessor.join('.') : 'Value').toLowerCase();
+    return this.fieldCompare(def, ref.accessor, op, values);
+  }
+
+  /** A criterion on a field's values: the record matches when one of its values does (`<>`: none is equal). */
+  private fieldCompare(def: FieldDef, accessorPath: string[], op: ComparisonOperator, values: Resolved[]): string {
+    const dataType = (FIELD_DATA_TYPES as readonly string[]).includes(def.dataType) ? (def.dataType as FieldDataType) : 'SingleLineText';
+    const written = accessorPath.join('.');
+    const accessor = accessorPath.length === 0 ? implicitAccessor(dataType) : ACCESSORS_BY_DATA_TYPE[dataType].find((a) => a.path.toLowerCase() === written.toLowerCase());
+    if (!accessor) {
+      const valid = ACCESSORS_BY_DATA_TYPE[dataType].map((a) => a.path).join(', ');
+      throw errors.invalidSearchExpression(`'${written.slice(0, 100)}' does not exist on ${dataType} field '${def.name}'; use ${valid}.`);
+    }
+    if (!operatorAllowed(accessor.type, op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to ${def.name}.${accessor.path} (${accessor.type}).`);
     const field = `${this.sql.bind(def.id)}::text`;
     const exists = (cond: string) => `EXISTS (SELECT 1 FROM field_values fv WHERE fv.record_id = r.id AND fv.field_id = ${field} AND ${cond})`;
     const emptyTest = values.length === 1 && values[0].text === '' && (op === '=' || op === '<>');
@@ -346,27 +416,20 @@ export class Compiler {
       const present = exists(`coalesce(fv.value_text, '') <> ''`);
       return op === '<>' ? present : `NOT ${present}`;
     }
-    // `<>` means "has no value equal to": the negation of `=` over the record's values.
     const positive = op === '<>' ? '=' : op;
     let cond: string;
-    switch (accessor) {
-      case 'option.id':
-      case 'classification.id':
-      case 'language.id':
-      case 'record.id':
-      case 'recordid':
-      case 'usergroup.id':
-      case 'child.record.id': {
-        if (!['=', '<>', 'in'].includes(op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to ids.`);
-        const ids = values.map((v) => v.text.replace(/[{}-]/g, '').toLowerCase());
-        cond = `jsonb_exists_any(coalesce(fv.value->'values', '[]'::jsonb), ${this.sql.bind(ids)}::text[])`;
-        break;
-      }
-      default:
-        if (def.dataType === 'Date' || def.dataType === 'DateTime' || def.dataType === 'Time') cond = this.dateCompare('fv.value_date', positive, values);
-        else if (def.dataType === 'Numeric' || def.dataType === 'Duration') {
-          cond = this.numberCompare(`(CASE WHEN fv.value_text ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN fv.value_text::numeric END)`, positive, values);
-        } else cond = this.stringCompare('fv.value_text', positive, values);
+    if (accessor.type === 'Guid') {
+      cond = `jsonb_exists_any(coalesce(fv.value->'values', '[]'::jsonb), ${this.sql.bind(values.map((v) => guidKey(v.text)))}::text[])`;
+    } else if (accessor.type === 'DateTime') {
+      cond = this.dateCompare('fv.value_date', positive, values);
+    } else if (accessor.type === 'Numeric') {
+      cond = this.numberCompare(`(CASE WHEN fv.value_text ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN fv.value_text::numeric END)`, positive, values);
+    } else if (dataType === 'TextList') {
+      // One value per list element: `Keywords = sunset` matches a record with `sunset` among its keywords.
+      cond = `EXISTS (SELECT 1 FROM jsonb_array_elements_text(coalesce(fv.value->'values', '[]'::jsonb)) AS item(text) WHERE ${this.stringCompare('item.text', positive, values)})`;
+      if (positive === 'contains') cond = this.stringCompare('fv.value_text', positive, values);
+    } else {
+      cond = this.stringCompare('fv.value_text', positive, values);
     }
     return op === '<>' ? `NOT ${exists(cond)}` : exists(cond);
   }
@@ -386,27 +449,44 @@ export class Compiler {
         terms.push(`(SELECT min(fv.${column}) FROM field_values fv WHERE fv.record_id = r.id AND fv.field_id = ${this.sql.bind(def.id)}::text) ${dir} NULLS LAST`);
         continue;
       }
-      const name = item.target.name.toLowerCase();
-      const column = SORTABLE[this.input.target][name];
-      if (name === 'rank') {
+      const name = item.target.name;
+      if (name.toLowerCase() === 'rank') {
         if (this.input.target === 'records' && this.textQueries.length) {
           terms.push(`ts_rank(r.tsv, to_tsquery('simple', ${this.sql.bind(this.textQueries.map((q) => `(${q})`).join(' | '))}::text)) ${dir}`);
         }
         continue;
       }
-      if (!column) throw errors.invalidSearchExpression(`'${item.target.name.slice(0, 100)}' is not a sortable property of ${this.input.target}.`);
-      terms.push(`${column} ${dir}`);
+      const info = lookupProperty(this.input.target, name);
+      const column = info?.sortable ? COLUMNS[this.input.target].get(info.name) : undefined;
+      if (!column || column.on !== 'row') throw errors.invalidSearchExpression(`'${name.slice(0, 100)}' is not a sortable property of ${this.input.target}.`);
+      terms.push(`${column.sql} ${dir}`);
     }
     terms.push(`${t}.id`);
     return terms.join(', ');
   }
 }
 
-const FILE_PROPERTIES = new Set(
-  ['checkedoutby', 'ismaster', 'filename', 'filesize', 'checksum', 'comment', 'extension', 'haspublicuri', 'preview', 'previewcount', 'version', 'versionlabel', 'additionalfile', 'kind', 'name'],
-);
+/** The SQL expression of a column that is not on the searched row. */
+function sqlOf(column: Column): string {
+  if ('sql' in column) return column.sql;
+  throw new Error(`column on '${column.on}' has no expression`);
+}
 
-const SORTABLE: Record<Target, Record<string, string>> = {
-  records: { id: 'r.id', title: 'r.title', createdon: 'r.created_on', modifiedon: 'r.modified_on', rank: '' },
-  classifications: { id: 'c.id', name: 'c.name', identifier: 'c.identifier', label: `(c.labels->0->>'value')`, sortindex: 'c.sort_index', rank: '' },
-};
+function compareByType(c: Compiler, type: PropertyType, expr: string, op: ComparisonOperator, values: Resolved[]): string {
+  switch (type) {
+    case 'String':
+      return c.stringCompare(expr, op, values);
+    case 'DateTime':
+      return c.dateCompare(expr, op, values);
+    case 'Numeric':
+      return c.numberCompare(expr, op, values);
+    case 'Boolean':
+      return c.booleanCompare(expr, op, values);
+    case 'Guid':
+      return c.guidCompare(expr, op, values);
+    case 'User':
+      return c.userCompare(expr, op, values);
+    case 'Classification':
+      throw new Error('classifications are compared through their tree');
+  }
+}

@@ -1,8 +1,7 @@
 // Filter and sort for small collections (users, languages, settings, …): the same AST, evaluated over the
 // resources' own attributes in memory, since these tables hold tens of rows, not thousands.
-import { parseExpression, parseSort, type Criterion, type Expr, type ScalarValue } from '../../core/search';
+import { parseExpression, parseSearchDate, parseSort, type Criterion, type Expr, type ScalarValue } from '../../core/search';
 import { errors } from '../errors';
-import { parseDate } from './compile';
 import { checkExpressionText } from './run';
 
 type Item = Record<string, unknown>;
@@ -36,7 +35,8 @@ function compare(actual: unknown, op: string, expected: { text: string; wildcard
   const text = String(actual);
   if (/^\d{4}-\d{2}-\d{2}T/.test(text) && op !== 'contains' && /^\d/.test(expected.text)) {
     const a = new Date(text).getTime();
-    const d = parseDate(expected.text, new Date());
+    const d = parseSearchDate(expected.text, new Date());
+    if (!d) throw errors.invalidSearchExpression(`'${expected.text.slice(0, 100)}' is not a valid date (use ISO 8601, e.g. 2025-01-31).`);
     const s = d.start.getTime();
     const e = d.dateOnly ? d.end.getTime() : s;
     if (op === '=') return d.dateOnly ? a >= s && a < e : a === s;

@@ -1,21 +1,29 @@
-// Runs a records or classifications search: parse, compile to SQL, count, page (offset or cursor).
-import { parseExpression, parseSort, type FieldRef } from '../../core/search';
+// Runs a records or classifications search: parse, bind, check with the core's rules (the same verdicts as `dam lint`
+// and the editor), compile to SQL, count, page (offset or cursor).
+import {
+  bindParameters,
+  checkExpression,
+  checkSort,
+  guidKey,
+  parseExpression,
+  parseSort,
+  withSearchDefaults,
+  type Diagnostic,
+  type FieldRef,
+  type QuerySchema,
+  type SearchRequest,
+} from '../../core/search';
 import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
-import { Compiler, SqlBuilder, type FieldDef, type Target } from './compile';
+import { Compiler, SqlBuilder, type FieldDef } from './compile';
 import { decodeCursor, encodeCursor } from './cursor';
 
-export interface SearchRequest {
-  target: Target;
-  expression?: string;
-  parameters?: unknown[];
-  namedParameters?: Record<string, unknown>;
-  supportWildcards?: boolean;
-  defaultLogicalOperator?: 'AND' | 'OR';
-  sort?: string;
+export interface SearchPage {
   offset: number;
   limit: number;
   cursor?: string;
+  /** `filter`/`sort` from a query string or header: "only the plain form (no parameters)". */
+  plainForm?: boolean;
 }
 
 export interface SearchResult {
@@ -25,26 +33,46 @@ export interface SearchResult {
   nextCursor: string | null;
 }
 
-function firstError(diagnostics: { severity: string; message: string }[]): string | undefined {
-  return diagnostics.find((d) => d.severity === 'error')?.message;
+/** A 400 naming the first error a check reported, in the core's words (and with its code, as `dam lint` prints it). */
+function refuse(diagnostics: readonly Diagnostic[], what: string): void {
+  const error = diagnostics.find((d) => d.severity === 'error');
+  if (error) throw errors.invalidSearchExpression(`Invalid ${what}: ${error.message} (${error.code})`);
 }
 
-async function fieldResolver(ctx: EmulatorContext) {
-  const rows = await ctx.store.query<{ id: string; name: string; data_type: string; label: string | null }>(
-    `SELECT id, name, data_type, labels->0->>'value' AS label FROM field_definitions`,
+interface TenantFields {
+  schema: QuerySchema;
+  resolve(by: FieldRef['by'], key: string): FieldDef | undefined;
+}
+
+/** The tenant's field definitions: the schema the core checks against, and the resolver the compiler maps with. */
+async function tenantFields(ctx: EmulatorContext): Promise<TenantFields> {
+  const rows = await ctx.store.query<{ id: string; name: string; data_type: string; label: string | null; options: { id: string; name: string; label?: string }[] }>(
+    `SELECT id, name, data_type, labels->0->>'value' AS label, options FROM field_definitions`,
   );
-  return (by: FieldRef['by'], key: string): FieldDef | undefined => {
-    const k = key.toLowerCase();
-    const row = rows.find((r) =>
-      by === 'id' ? r.id === k.replace(/[{}-]/g, '') : by === 'name' ? r.name.toLowerCase() === k : (r.label ?? '').toLowerCase() === k,
-    );
-    return row && { id: row.id, name: row.name, dataType: row.data_type };
+  const schema: QuerySchema = {
+    fields: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      label: r.label ?? undefined,
+      dataType: r.data_type as never,
+      options: Array.isArray(r.options) ? r.options.map((o) => ({ id: o.id, name: o.name, label: o.label })) : [],
+    })),
+  };
+  return {
+    schema,
+    resolve(by, key) {
+      const k = key.toLowerCase();
+      const row = rows.find((r) =>
+        by === 'id' ? r.id === guidKey(key) : by === 'name' ? r.name.toLowerCase() === k : (r.label ?? '').toLowerCase() === k,
+      );
+      return row && { id: row.id, name: row.name, dataType: row.data_type };
+    },
   };
 }
 
 /**
  * Refuses control characters before the text reaches the parser: they are never part of an expression,
- * and the lexer of src/query does not advance past some of them (reported to its owner).
+ * and the lexer of src/core/search does not advance past some of them (reported to its owner).
  */
 export function checkExpressionText(text: string | undefined, what = 'search expression'): void {
   if (text === undefined) return;
@@ -54,57 +82,44 @@ export function checkExpressionText(text: string | undefined, what = 'search exp
   if (bad) throw errors.invalidSearchExpression(`The ${what} contains the control character U+${bad[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}.`);
 }
 
-export async function runSearch(ctx: EmulatorContext, req: SearchRequest): Promise<SearchResult> {
-  checkExpressionText(req.expression);
-  checkExpressionText(req.sort, 'sort expression');
-  const parsed = parseExpression(req.expression ?? '', {
-    supportWildcards: req.supportWildcards ?? true,
-    defaultOperator: req.defaultLogicalOperator ?? 'OR',
-  });
-  const parseError = firstError(parsed.diagnostics);
-  if (parseError) throw errors.invalidSearchExpression(`Invalid search expression: ${parseError}`);
-  const sortParsed = req.sort?.trim() ? parseSort(req.sort) : undefined;
-  const sortError = sortParsed && firstError(sortParsed.diagnostics);
-  if (sortError) throw errors.invalidSearchExpression(`Invalid sort expression: ${sortError}`);
+export async function runSearch(ctx: EmulatorContext, request: SearchRequest, page: SearchPage): Promise<SearchResult> {
+  const r = withSearchDefaults(request);
+  checkExpressionText(r.expression);
+  checkExpressionText(r.sort, 'sort expression');
+  const fields = r.target === 'records' ? await tenantFields(ctx) : undefined;
+  const parsed = parseExpression(r.expression, { supportWildcards: r.supportWildcards, defaultOperator: r.defaultLogicalOperator });
+  refuse(parsed.diagnostics, 'search expression');
+  if (page.plainForm) refuse(checkExpression(parsed.ast, { target: r.target, allowPlaceholders: false }).filter((d) => d.code === 'DQ3008'), 'filter');
+  const bound = bindParameters(parsed.ast, r.parameters, r.namedParameters, { supportWildcards: r.supportWildcards });
+  refuse(bound.diagnostics, 'search expression');
+  refuse(checkExpression(bound.ast, { target: r.target, schema: fields?.schema, allowPlaceholders: !page.plainForm }), 'search expression');
+  const sortParsed = r.sort ? parseSort(r.sort) : undefined;
+  if (sortParsed) {
+    refuse(sortParsed.diagnostics, 'sort expression');
+    refuse(checkSort(sortParsed.ast, { target: r.target, schema: fields?.schema }), 'sort expression');
+  }
 
-  const filterKey = {
-    t: req.target,
-    e: req.expression ?? '',
-    p: req.parameters ?? [],
-    n: req.namedParameters ?? {},
-    w: req.supportWildcards ?? true,
-    d: req.defaultLogicalOperator ?? 'OR',
-  };
-  const sortKey = req.sort?.trim() ?? '';
-  let offset = req.offset;
-  if (req.cursor) offset = decodeCursor(ctx.secret, req.cursor, filterKey, sortKey);
+  // What a cursor is bound to: the filter (expression, parameters, options) and the sort.
+  const filterKey = { t: r.target, e: r.expression, p: r.parameters, n: r.namedParameters, w: r.supportWildcards, d: r.defaultLogicalOperator };
+  let offset = page.offset;
+  if (page.cursor) offset = decodeCursor(ctx.secret, page.cursor, filterKey, r.sort);
 
   const sql = new SqlBuilder();
-  const compiler = new Compiler(
-    {
-      target: req.target,
-      parameters: req.parameters,
-      namedParameters: req.namedParameters,
-      resolveField: req.target === 'records' ? await fieldResolver(ctx) : () => undefined,
-      now: ctx.clock.now(),
-    },
-    sql,
-  );
-  compiler.wildcards = req.supportWildcards ?? true;
-  const where = compiler.compile(parsed.ast);
-  const table = req.target === 'records' ? 'records r' : 'classifications c';
-  const alias = req.target === 'records' ? 'r' : 'c';
+  const compiler = new Compiler({ target: r.target, resolveField: fields ? fields.resolve : () => undefined, now: ctx.clock.now() }, sql);
+  const where = compiler.compile(bound.ast);
+  const table = r.target === 'records' ? 'records r' : 'classifications c';
+  const alias = r.target === 'records' ? 'r' : 'c';
   const whereParams = [...sql.params];
-  const order = compiler.orderBy(sortParsed?.ast, req.target === 'records' ? 'r.created_on DESC' : 'c.name_path');
-  const limit = `${sql.bind(req.limit)}::int`;
+  const order = compiler.orderBy(sortParsed?.ast, r.target === 'records' ? 'r.created_on DESC' : 'c.name_path');
+  const limit = `${sql.bind(page.limit)}::int`;
   const off = `${sql.bind(offset)}::int`;
   const [rows, count] = await Promise.all([
     ctx.store.query<{ id: string }>(`SELECT ${alias}.id FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`, sql.params),
     ctx.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, whereParams),
   ]);
   const totalCount = count[0]?.n ?? 0;
-  const ids = rows.map((r) => r.id);
+  const ids = rows.map((x) => x.id);
   const next = offset + ids.length;
-  const nextCursor = ids.length === req.limit && next < totalCount ? encodeCursor(ctx.secret, filterKey, sortKey, next) : null;
+  const nextCursor = ids.length === page.limit && next < totalCount ? encodeCursor(ctx.secret, filterKey, r.sort, next) : null;
   return { ids, totalCount, offset, nextCursor };
 }

@@ -44,6 +44,7 @@ export const FIELD_IDS = {
   productLine: 'f1e1d0000000400080000000000000a3',
   publicationDate: 'f1e1d0000000400080000000000000a4',
   photographer: 'f1e1d0000000400080000000000000a5',
+  keywords: 'f1e1d0000000400080000000000000a6',
 };
 const GROUP_IDS = { info: 'f9e0d0000000400080000000000000b1', rights: 'f9e0d0000000400080000000000000b2' };
 const USAGE_OPTIONS = [
@@ -90,6 +91,7 @@ async function seedFields(db: Queryable, productRoot: string | null) {
     [FIELD_IDS.productLine, 'ProductLine', 'Product line', 'ClassificationList', GROUP_IDS.info, false, null, [], productRoot],
     [FIELD_IDS.publicationDate, 'PublicationDate', 'Publication date', 'Date', GROUP_IDS.info, false, null, [], null],
     [FIELD_IDS.photographer, 'Photographer', 'Photographer, credit', 'SingleLineText', GROUP_IDS.rights, false, { value: 'Unknown' }, [], null],
+    [FIELD_IDS.keywords, 'Keywords', 'Keywords', 'TextList', GROUP_IDS.info, false, null, [], null],
   ];
   for (const [index, [id, name, lbl, dataType, group, localizable, def, options, root]] of defs.entries()) {
     await db.query(
@@ -117,7 +119,8 @@ export function generateRecords(rng: Rng, count: number, catalog: { classificati
     const id = rng.guid();
     const contentType = rng.pick(['Image', 'Image', 'Video', 'Document']);
     const title = `${rng.pick(ADJECTIVES)} ${rng.pick(SUBJECTS)} ${rng.pick(KINDS[contentType])} ${i + 1}`;
-    const description = `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${rng.pick(WORDS)} shot for the ${rng.pick(WORDS)} campaign`;
+    const words = [rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS)];
+    const description = `${words[0]} ${words[1]} ${words[2]} shot for the ${words[3]} campaign`;
     const created = new Date(start + Math.floor(rng.next() * span));
     const modified = new Date(created.getTime() + rng.int(0, 90) * 86_400_000);
     records.push({
@@ -131,6 +134,9 @@ export function generateRecords(rng: Rng, count: number, catalog: { classificati
       createdBy: rng.int(1, 3),
     });
     values.push({ recordId: id, fieldId: FIELD_IDS.description, languageId: EN_US, value: { value: description }, valueText: description, valueDate: null });
+    // The description's words are the record's keywords (no draw of the generator: the rest of the tenant stays as it was).
+    const keywords = [...new Set(words)];
+    values.push({ recordId: id, fieldId: FIELD_IDS.keywords, languageId: NEUTRAL_LANGUAGE, value: { values: keywords }, valueText: keywords.join(', '), valueDate: null });
     const option = rng.pick(USAGE_OPTIONS);
     values.push({ recordId: id, fieldId: FIELD_IDS.usageRights, languageId: NEUTRAL_LANGUAGE, value: { values: [option.id] }, valueText: option.name, valueDate: null });
     if (catalog.productIds.length) {

@@ -1,6 +1,6 @@
 // Query history per workspace (workspaceState): the last runs, newest first, each re-runnable as it was sent.
 import type * as vscode from 'vscode';
-import type { QueryRequest } from './request';
+import { upgradeRequest, type QueryRequest } from './request';
 
 export interface HistoryEntry {
   request: QueryRequest;
@@ -19,7 +19,10 @@ export class QueryHistory {
 
   list(): HistoryEntry[] {
     const value = this.state.get<unknown>(KEY);
-    return Array.isArray(value) ? (value as HistoryEntry[]).filter((e) => e && typeof e === 'object' && e.request && typeof e.request.expression === 'string') : [];
+    if (!Array.isArray(value)) return [];
+    return (value as HistoryEntry[])
+      .filter((e) => e && typeof e === 'object' && e.request && typeof e.request.expression === 'string')
+      .map((e) => ({ ...e, request: upgradeRequest(e.request) }));
   }
 
   async add(entry: HistoryEntry): Promise<void> {

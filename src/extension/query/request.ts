@@ -1,41 +1,35 @@
-// What a `.dam-query` section asks the service for: its expression with the directives applied.
+// What a `.dam-query` section asks the service for: the core's search request with the section's name.
 // Pure (no `vscode`, no client): the runner, the exporter, history and unit tests share it.
-import type { QuerySection } from '../../core/search';
+import { SEARCH_DEFAULTS, sectionRequest, type QuerySection, type SearchRequest } from '../../core/search';
 import type { SearchQuery } from '../../api/search';
 
-export interface QueryRequest {
+export interface QueryRequest extends SearchRequest {
   name: string;
-  target: 'records' | 'classifications';
-  expression: string;
-  sort: string | null;
-  namedParameters: Record<string, string>;
-  supportWildcards: boolean;
-  defaultLogicalOperator: 'AND' | 'OR';
 }
 
-/** The request of one section; the expression keeps its line breaks (the service ignores whitespace). */
+/** The request of one section (the core decides what the section sends). */
 export function requestOf(section: QuerySection, fallbackName: string): QueryRequest {
-  const namedParameters: Record<string, string> = {};
-  for (const [name, p] of Object.entries(section.params)) namedParameters[name] = p.value;
-  return {
-    name: section.name ?? fallbackName,
-    target: section.target,
-    expression: section.expression.replace(/[ \t]+$/gm, ''),
-    sort: section.sort?.text ?? null,
-    namedParameters,
-    supportWildcards: section.wildcards,
-    defaultLogicalOperator: section.defaultOperator,
-  };
+  return { name: section.name ?? fallbackName, ...sectionRequest(section) };
 }
 
-/** The client's search query for a request; only what the section said is sent, so defaults stay the service's. */
+/**
+ * A request kept in history by an earlier version, which wrote every option (`sort: null`, the defaults): read as
+ * today's, sending only what differs from the defaults.
+ */
+export function upgradeRequest(stored: QueryRequest & { sort?: string | null }): QueryRequest {
+  const { sort, namedParameters, supportWildcards, defaultLogicalOperator, ...rest } = stored;
+  const request: QueryRequest = { ...rest };
+  if (sort) request.sort = sort;
+  if (namedParameters && Object.keys(namedParameters).length > 0) request.namedParameters = namedParameters;
+  if (supportWildcards !== undefined && supportWildcards !== SEARCH_DEFAULTS.supportWildcards) request.supportWildcards = supportWildcards;
+  if (defaultLogicalOperator !== undefined && defaultLogicalOperator !== SEARCH_DEFAULTS.defaultLogicalOperator) request.defaultLogicalOperator = defaultLogicalOperator;
+  return request;
+}
+
+/** The client's search query for a request. */
 export function searchQueryOf(request: QueryRequest, pageSize: number, signal?: AbortSignal): SearchQuery {
-  const q: SearchQuery = { expression: request.expression, pageSize, signal };
-  if (Object.keys(request.namedParameters).length > 0) q.namedParameters = request.namedParameters;
-  if (!request.supportWildcards) q.supportWildcards = false;
-  if (request.defaultLogicalOperator !== 'OR') q.defaultLogicalOperator = request.defaultLogicalOperator;
-  if (request.sort) q.sort = request.sort;
-  return q;
+  const { name: _name, target: _target, ...search } = request;
+  return { ...search, pageSize, signal };
 }
 
 /** One line of the history list. */

@@ -84,7 +84,7 @@ export class ResultsPanel implements vscode.Disposable {
     const runId = this.nextRunId++;
     const abort = new AbortController();
     const run: Run = {
-      summary: { runId, name: request.name, expression: request.expression, target: request.target, sort: request.sort, connection },
+      summary: { runId, name: request.name, expression: request.expression, target: request.target, sort: request.sort ?? null, connection },
       request,
       client,
       pager: new Pager(client, request, PAGE_SIZE, abort.signal),

@@ -1,30 +1,29 @@
 // The search compiler turns expressions into SQL whose values travel only as parameters.
 import { strict as assert } from 'node:assert';
-import { parseExpression, parseSort } from '../../../src/core/search/parser';
+import { SEARCH_PROPERTIES, bindParameters, parseExpression, parseSearchDate, parseSort } from '../../../src/core/search';
 import { ApiError } from '../../../src/emulator/errors';
-import { Compiler, SqlBuilder, parseDate, tsQueryText, type Target } from '../../../src/emulator/search/compile';
+import { COLUMNS, Compiler, SqlBuilder, tsQueryText, type Target } from '../../../src/emulator/search/compile';
 import { decodeCursor, encodeCursor } from '../../../src/emulator/search/cursor';
 
 const FIELDS = [
   { id: 'f1e1d0000000400080000000000000a1', name: 'Description', dataType: 'MultiLineText' },
   { id: 'f1e1d0000000400080000000000000a4', name: 'PublicationDate', dataType: 'Date' },
   { id: 'f1e1d0000000400080000000000000a2', name: 'UsageRights', dataType: 'OptionList' },
+  { id: 'f1e1d0000000400080000000000000a6', name: 'Keywords', dataType: 'TextList' },
 ];
 
 function compile(expression: string, target: Target = 'records', named: Record<string, unknown> = {}, parameters: unknown[] = []) {
-  const parsed = parseExpression(expression);
+  const bound = bindParameters(parseExpression(expression).ast, parameters, named);
   const sql = new SqlBuilder();
   const compiler = new Compiler(
     {
       target,
-      namedParameters: named,
-      parameters,
       now: new Date('2026-01-15T12:00:00Z'),
       resolveField: (by, key) => FIELDS.find((f) => (by === 'id' ? f.id === key : f.name.toLowerCase() === key.toLowerCase())),
     },
     sql,
   );
-  return { where: compiler.compile(parsed.ast), params: sql.params, compiler };
+  return { where: compiler.compile(bound.ast), params: sql.params, compiler };
 }
 
 function rejects(fn: () => unknown, status = 400) {
@@ -71,14 +70,33 @@ describe('emulator search compiler', () => {
     assert.deepEqual(params, ['2025-03-01T00:00:00.000Z', '2025-03-02T00:00:00.000Z']);
   });
 
-  it('reads M/D/YYYY and today', () => {
-    assert.equal(parseDate('3/1/2025', new Date()).start.toISOString(), '2025-03-01T00:00:00.000Z');
-    assert.equal(parseDate('today', new Date('2026-01-15T12:00:00Z')).start.toISOString(), '2026-01-15T00:00:00.000Z');
+  it('reads M/D/YYYY and today (the core reads dates for the emulator and for lint alike)', () => {
+    assert.equal(parseSearchDate('3/1/2025', new Date())?.start.toISOString(), '2025-03-01T00:00:00.000Z');
+    assert.equal(parseSearchDate('today', new Date('2026-01-15T12:00:00Z'))?.start.toISOString(), '2026-01-15T00:00:00.000Z');
+    assert.equal(parseSearchDate('2/30/2024', new Date()), undefined);
   });
 
-  it('fills @Name and ? placeholders from the request', () => {
+  it('compiles what the core bound for @Name and ? placeholders, and refuses one left unbound', () => {
     assert.deepEqual(compile('Title = @t AND ContentType = ?', 'records', { t: 'A' }, ['Image']).params, ['A', 'Image']);
     rejects(() => compile('Title = @missing'));
+  });
+
+  it('reaches a record\'s files, master file, classifications and keywords', () => {
+    assert.match(compile("FileName = '*.png'").where, /EXISTS \(SELECT 1 FROM file_versions fv JOIN files f ON f\.id = fv\.file_id WHERE fv\.record_id = r\.id AND fv\.filename ILIKE/);
+    assert.match(compile("LatestVersionOfMasterfile.FileName = 'a.png'").where, /f\.is_master AND lower\(fv\.filename\) = lower/);
+    assert.match(compile("Classification.NamePath = '/Products*'").where, /c2\.name_path ILIKE/);
+    assert.match(compile('Keywords = sunset').where, /jsonb_array_elements_text/);
+    assert.match(compile('IsMaster = true').where, /f\.is_master = \$1::boolean/);
+  });
+
+  it('takes `<>` on a record\'s files as "none is equal", and `<> ""` as "not empty"', () => {
+    assert.match(compile('Extension <> pdf').where, /^NOT EXISTS/);
+    assert.match(compile('Tag <> ""').where, /r\.tag IS NOT NULL AND r\.tag::text <> ''/);
+  });
+
+  it('compiles a chain of NOTs as one NOT or none', () => {
+    assert.equal(compile(`${'NOT '.repeat(4000)}Title = a`).where, compile('Title = a').where);
+    assert.equal(compile(`${'NOT '.repeat(4001)}Title = a`).where, `(NOT ${compile('Title = a').where})`);
   });
 
   it('refuses unknown properties, unknown fields, bad dates and numbers with 400', () => {
@@ -101,6 +119,17 @@ describe('emulator search compiler', () => {
     assert.match(order, /^ts_rank\(r\.tsv, to_tsquery\('simple', \$2::text\)\) DESC, r\.id$/);
     rejects(() => compile('*').compiler.orderBy(parseSort('ContentStatus').ast, 'r.id'));
   });
+});
+
+describe('the emulator\'s storage of the core\'s properties', () => {
+  for (const target of ['records', 'classifications'] as const) {
+    it(`has a column for every ${target} property of the core's table, and for nothing else`, () => {
+      assert.deepEqual([...COLUMNS[target].keys()].sort(), SEARCH_PROPERTIES[target].map((p) => p.name).sort());
+    });
+    it(`sorts ${target} by row columns only`, () => {
+      for (const p of SEARCH_PROPERTIES[target].filter((x) => x.sortable)) assert.equal(COLUMNS[target].get(p.name)?.on, 'row', p.name);
+    });
+  }
 });
 
 describe('emulator cursors', () => {

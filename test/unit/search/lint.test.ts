@@ -39,8 +39,8 @@ function expectations(file: string): string[] {
 }
 
 describe('dam lint', () => {
-  it('has 30 sections in each fixture', () => {
-    for (const f of [VALID, BROKEN]) assert.equal(readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('###')).length, 30);
+  it('has at least 30 sections in each fixture', () => {
+    for (const f of [VALID, BROKEN]) assert.ok(readFileSync(f, 'utf8').split('\n').filter((l) => l.startsWith('###')).length >= 30);
   });
 
   it('reports no errors on 30 real-world expressions and exits 0', async () => {
