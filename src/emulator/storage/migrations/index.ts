@@ -5,5 +5,6 @@ import { workManagement } from './tasks';
 import { analytics } from './analytics';
 import { files } from './files';
 import { rules } from './rules';
+import { searchIndexes } from './searchIndexes';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, searchIndexes];
