@@ -10,7 +10,7 @@ import { EN_US, NEUTRAL_LANGUAGE } from './fixed';
 import { ADJECTIVES, DEMO_RECORDS, FIELD_IDS, KINDS, PHOTOGRAPHERS, SUBJECTS, USAGE_OPTIONS, WORDS } from './demo';
 
 /** Records per statement: large enough for the bulk path, small enough to keep a chunk's temporary tables in memory. */
-const CHUNK = Number(process.env.XCHUNK ?? 100_000);
+const CHUNK = 50_000;
 const META_KEY = 'scale-records';
 /** The demo's content types and their weights (Image twice). */
 const TYPES = ['Image', 'Image', 'Video', 'Document'];
