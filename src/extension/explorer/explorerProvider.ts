@@ -26,7 +26,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   private readonly childClassifications = new Map<string, Promise<ClassificationNode[]>>();
   /** Classifications refreshed by the user: their children are asked for even when the service said they had none. */
   private readonly refreshed = new Set<string>();
-  /** Record rows are made once per record and page, so VS Code and every caller hold the same node objects. */
+  /** A record's row is made once, when its page arrives, so VS Code and every caller hold the same node object. */
   private readonly paging = new RecordPages<RecordNode>(pageSize, (classificationId, record) => ({ kind: 'record', id: record.id, parentKey: `cls:${classificationId}`, record }));
   /** The record rows under the current search results, built once so every caller holds the same objects. */
   private resultRows: Extract<ExplorerNode, { kind: 'record' }>[] | undefined;
