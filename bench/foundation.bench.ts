@@ -38,6 +38,8 @@ async function activation(): Promise<void> {
   }
   const ours: number[] = [];
   const own: number[] = [];
+  /** VS Code's time between loading our bundle and calling activate() (context, storage), in our runs. */
+  const delay: number[] = [];
   const empty: number[] = [];
   const measure = async (extensionPath: string, id: string): Promise<number> => {
     let line = '';
@@ -57,8 +59,11 @@ async function activation(): Promise<void> {
       await wb.stop();
     }
     const figures = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>;
-    const timings = figures[`${id}:timings`] as { moduleLoadMs: number; activateMs: number } | undefined;
-    if (timings) own.push(timings.moduleLoadMs + timings.activateMs);
+    const timings = figures[`${id}:timings`] as { moduleLoadMs: number; activateMs: number; activationMs: number } | undefined;
+    if (timings) {
+      own.push(timings.moduleLoadMs + timings.activateMs);
+      delay.push(timings.activationMs - timings.moduleLoadMs - timings.activateMs);
+    }
     return figures[id] as number;
   };
   // Alternate the two so that drift in machine load affects both alike.
@@ -68,8 +73,10 @@ async function activation(): Promise<void> {
   }
   const m = median(ours);
   const b = median(empty);
-  printRow(`activation, load to activate() return (median of ${RUNS})`, `${m.toFixed(1)} ms`, `${b.toFixed(1)} ms empty extension`, `${(m / b).toFixed(2)}x`);
-  printRow('  of which our module load + activate()', `${median(own).toFixed(1)} ms`, `${(m - b).toFixed(1)} ms difference to empty`, 'target < 50 ms');
+  // The empty extension's whole figure is VS Code's delay between loading a bundle and calling activate(); it
+  // swings with the machine's load and dominates both totals, so our own part is the figure to watch.
+  printRow(`activation, our module load + activate() (median of ${RUNS})`, `${median(own).toFixed(1)} ms`, `${median(delay).toFixed(1)} ms VS Code's own delay before activate()`, `rounds ${own.map((x) => x.toFixed(1)).join(', ')}; target < 50 ms`);
+  printRow('  load to activate() return, VS Code included', `${m.toFixed(1)} ms`, `${b.toFixed(1)} ms empty extension (all VS Code's delay)`, `rounds ${ours.map((x) => x.toFixed(0)).join(', ')} vs ${empty.map((x) => x.toFixed(0)).join(', ')}`);
 }
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { abortableSleep, type HttpClient } from './http';
 import { ApiError, NetworkError } from './errors';
 import { link, HalLinksSchema } from './hal';
-import { RecordSchema, type DamRecord } from './schemas';
+import { RecordSchema } from './schemas';
 import { createAndRead } from './writes';
 
 const hal = { _links: HalLinksSchema.optional(), _embedded: z.record(z.string(), z.unknown()).optional() };
@@ -165,8 +165,12 @@ export class FilesApi {
     private readonly userAgent: string,
   ) {}
 
-  /** POST /record with the upload as master file (and its first version), plus title, classifications and fields. */
-  async createRecordFromUpload(input: NewRecordFromUpload, options: { signal?: AbortSignal } = {}): Promise<DamRecord> {
+  /**
+   * POST /record with the upload as master file (and its first version), plus title, classifications and fields.
+   * `withLatestVersion` asks for the new version embedded in the answer (`_embedded.masterfilelatestversion`),
+   * saving a read; a service that does not embed it on a create leaves it out.
+   */
+  async createRecordFromUpload(input: NewRecordFromUpload, options: { signal?: AbortSignal; withLatestVersion?: boolean } = {}): Promise<z.infer<typeof RecordWithLatest>> {
     const body: Record<string, unknown> = {
       status: input.status ?? 'Draft',
       files: filesSection(input, true),
@@ -183,7 +187,8 @@ export class FilesApi {
       };
     }
     // Not retried: a POST that reached the service consumed the token, a replay would answer 404.
-    return createAndRead(this.http, { path: '/record', json: body, signal: options.signal }, RecordSchema, (id) => `/record/${encodeURIComponent(id)}`);
+    const headers = options.withLatestVersion ? { 'select-record': 'masterfilelatestversion' } : undefined;
+    return createAndRead(this.http, { path: '/record', json: body, headers, signal: options.signal }, RecordWithLatest, (id) => `/record/${encodeURIComponent(id)}`);
   }
 
   /** A new version of the record's master file from an upload token (PUT /record/{id} with a `files` section). */

@@ -6,6 +6,7 @@ export const emulatorOptionSpec = {
   host: { type: 'string' },
   data: { type: 'string' },
   seed: { type: 'string' },
+  records: { type: 'string' },
   'token-ttl': { type: 'string' },
   database: { type: 'string' },
   faults: { type: 'string' },
@@ -15,7 +16,7 @@ export const emulatorOptionSpec = {
 } as const;
 
 export const emulatorUsage =
-  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR]';
+  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--records N] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR]';
 
 /** Turns parsed flags into options; throws an Error with a user-facing message on a bad value. */
 export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOptions {
@@ -32,6 +33,12 @@ export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOpti
   if (seed !== undefined) {
     if (seed !== 'demo' && seed !== 'empty') throw new Error(`--seed must be demo or empty, got '${seed}'`);
     options.seed = seed;
+  }
+  const records = str('records');
+  if (records !== undefined) {
+    // Up to ten million: the scaling curve's 1M with room, and a typo cannot fill the disk.
+    if (!/^\d{1,8}$/.test(records) || Number(records) < 1 || Number(records) > 10_000_000) throw new Error(`--records must be a number of records from 1 to 10000000, got '${records}'`);
+    options.records = Number(records);
   }
   const ttl = str('token-ttl');
   if (ttl !== undefined) {

@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
+import { growRecords } from './seed/scale';
 
 export interface EmulatorOptions {
   /** 0 picks a free port; default 7070. */
@@ -40,6 +41,8 @@ export interface EmulatorOptions {
   data?: string;
   /** Seed used when the store is empty; default 'demo'. Ignored for a store that was seeded before. */
   seed?: 'demo' | 'empty';
+  /** Grows the tenant to this many records (seed/scale.ts), for scaling measurements; a larger tenant is left as it is. */
+  records?: number;
   /** `expires_in` of new access tokens in seconds; default 3600. */
   tokenTtl?: number;
   /** A postgres:// URL: used instead of PGlite (schema from its `schema` parameter). */
@@ -360,6 +363,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       snapshot.catch(() => memoryTemplates.delete(seed));
       await snapshot;
     }
+    // After the template: the seed's template stays the seed's, whatever a start grows on top of it.
+    if (options.records) await growRecords(store, options.records, log);
     let url = '';
     const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
     const built = await buildApp(store, { ...options, snapshotHome }, () => url, blobs);

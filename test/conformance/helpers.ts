@@ -134,14 +134,14 @@ export interface CliRun {
 }
 
 /** Runs the `dam` CLI in-process, as a shell would, and collects its exit code and output. */
-export async function runDam(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export async function runDam(argv: string[], env: NodeJS.ProcessEnv = {}, signal = new AbortController().signal): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   stdout.on('data', (b: Buffer) => out.push(b));
   stderr.on('data', (b: Buffer) => err.push(b));
-  const code = await main(argv, { stdout, stderr, env, signal: new AbortController().signal });
+  const code = await main(argv, { stdout, stderr, env, signal });
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 

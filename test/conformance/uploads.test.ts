@@ -304,7 +304,7 @@ describeEachBackend('uploads', {}, (env) => {
     assert.equal(made.code, 0, made.stderr);
     const [row] = JSON.parse(made.stdout) as { recordId: string; versionId: string; size: number }[];
     assert.equal(row.size, 40_000);
-    assert.match(made.stderr, /cli-a\.bin: 100%/);
+    assert.match(made.stderr, /100% \(39 KB of 39 KB, 1\/1 files\)/);
     const added = await runDam(['upload', b.path, '--record', row.recordId, '--url', env().url]);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, new RegExp(`record ${row.recordId}\tversion \\S+`));

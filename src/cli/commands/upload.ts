@@ -1,60 +1,93 @@
-// `dam upload FILE… [--record ID] [--classification ID]`: uploads each file (single or segmented by size) and
-// makes it a new record, or a new version of --record's master file. A progress bar on a terminal, lines otherwise.
+// `dam upload FILE… [--record ID] [--classification ID]`: sends the files through the one upload queue the
+// Upload command uses (a few files at once, segmented above 20 MB) and makes each a new record, or a new
+// version of --record's master file. One progress line on a terminal, a line per quarter otherwise; failed
+// files are sent again (only those) up to --retries times; Ctrl+C deletes open upload sessions and creates
+// no record for a file not yet taken.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import { writeLine } from '../output';
-import { checkUploadFilename, type UploadProgress } from '../../api/uploads';
+import { checkUploadFilename } from '../../api/uploads';
+import { formatBytes, UploadQueue, type BatchSnapshot, type ItemStatus, type UploadItem, type UploadTarget } from '../../api/uploadQueue';
 
 const MB = 1024 * 1024;
 const fmt = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
-/** Redraws one line on a terminal at most ten times a second; on anything else prints a line per quarter. */
-function progressReporter(stderr: NodeJS.WritableStream, name: string): { update(p: UploadProgress): void; done(): void } {
+/** The whole batch on one line redrawn at most ten times a second on a terminal; a line per quarter on anything else. */
+function progressReporter(stderr: NodeJS.WritableStream): { update(s: BatchSnapshot): void; clear(): void; done(): void } {
   const tty = (stderr as NodeJS.WriteStream).isTTY === true;
-  const started = performance.now();
   let last = 0;
   let quarter = -1;
+  let settled = false;
   let drawn = false;
   return {
-    update({ sent, total }) {
-      const fraction = total > 0 ? sent / total : 1;
+    update(s) {
+      const fraction = s.bytesTotal > 0 ? s.bytesSent / s.bytesTotal : s.done / Math.max(1, s.files);
+      const counts = `${s.done}/${s.files} files${s.failed ? `, ${s.failed} failed` : ''}`;
+      const allSettled = s.done + s.failed === s.files;
       if (!tty) {
         const q = Math.floor(fraction * 4);
-        if (q > quarter) {
+        if (q > quarter || (allSettled && !settled)) {
           quarter = q;
-          stderr.write(`${name}: ${Math.round(fraction * 100)}% (${fmt(sent)} of ${fmt(total)})\n`);
+          settled = allSettled;
+          stderr.write(`${Math.round(fraction * 100)}% (${formatBytes(s.bytesSent)} of ${formatBytes(s.bytesTotal)}, ${counts})\n`);
         }
         return;
       }
       const now = performance.now();
-      if (now - last < 100 && sent < total) return;
+      if (now - last < 100 && !allSettled) return;
       last = now;
       const width = 30;
       const filled = Math.round(fraction * width);
-      const rate = sent / Math.max(0.001, (now - started) / 1000);
-      stderr.write(`\r${name} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}% ${fmt(sent)}/${fmt(total)} ${fmt(rate)}/s\x1b[K`);
+      stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}% ${counts} ${formatBytes(s.bytesSent)}/${formatBytes(s.bytesTotal)} ${formatBytes(s.bytesPerSecond)}/s\x1b[K`);
       drawn = true;
+    },
+    /** Makes room for a line on stdout: the progress line is drawn again at the next update. */
+    clear() {
+      if (tty && drawn) stderr.write('\r\x1b[K');
+      drawn = false;
+      last = 0;
     },
     done() {
       if (tty && drawn) stderr.write('\n');
+      drawn = false;
     },
   };
 }
 
+function line(s: ItemStatus): string {
+  return `${s.item.path}\trecord ${s.recordId}\tversion ${s.versionId ?? '?'}\t${fmt(s.sent)}${s.segmented ? ` in ${s.segments} segments` : ''}`;
+}
+
 export const uploadCommand: Command = {
   name: ['upload'],
-  summary: 'Upload files (segmented above 20 MB) and create a record for each, or add each as a new version of --record',
-  usage: `dam upload FILE… [--record ID] [--classification ID]… [--json] ${CONNECTION_USAGE}`,
-  options: { ...connectionOptions, record: { type: 'string' }, classification: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+  summary: 'Upload files (a few at once, segmented above 20 MB) and create a record for each, or add each as a new version of --record',
+  usage: `dam upload FILE… [--record ID] [--classification ID]… [--concurrency N] [--retries N] [--json] ${CONNECTION_USAGE}`,
+  options: {
+    ...connectionOptions,
+    record: { type: 'string' },
+    classification: { type: 'string', multiple: true },
+    concurrency: { type: 'string' },
+    retries: { type: 'string' },
+    json: { type: 'boolean' },
+  },
   async run({ values, positionals }, io) {
     if (positionals.length === 0) throw new UsageError(`give at least one file\nusage: ${this.usage}`);
     const recordId = typeof values.record === 'string' ? values.record : undefined;
     const classificationIds = ((values.classification as string[] | undefined) ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()).filter(Boolean);
     if (recordId && classificationIds.length) throw new UsageError('--classification applies to new records; it cannot be combined with --record');
+    const count = (name: string, fallback: number, min: number) => {
+      const text = values[name];
+      if (typeof text !== 'string') return fallback;
+      if (!/^\d{1,3}$/.test(text) || Number(text) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, got '${text}'`);
+      return Number(text);
+    };
+    const concurrency = count('concurrency', 4, 1);
+    const retries = count('retries', 2, 0);
     // Everything that can be checked locally is checked before the first byte goes out.
+    const items: UploadItem[] = [];
     for (const file of positionals) {
       const info = await stat(file).catch(() => undefined);
       if (!info?.isFile()) throw new UsageError(`${file} is not a readable file`);
@@ -63,34 +96,48 @@ export const uploadCommand: Command = {
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
+      items.push({ path: file, name: basename(file), size: info.size, title: basename(file) });
     }
     const client = connect(values, io);
-    const results: { file: string; recordId: string; versionId: string | null; size: number; segmented: boolean }[] = [];
-    for (const file of positionals) {
-      const name = basename(file);
-      const progress = progressReporter(io.stderr, name);
-      let upload;
-      try {
-        upload = await client.uploads.uploadFile(file, { signal: io.signal, onProgress: (p) => progress.update(p) });
-      } finally {
-        progress.done();
+    const target: UploadTarget = recordId ? { kind: 'record', recordId } : { kind: 'records', classificationIds };
+    const queue = new UploadQueue(client, target, items, { concurrency, withVersions: true });
+    const progress = progressReporter(io.stderr);
+    const printed = new Set<ItemStatus>();
+    const report = async (snapshot: BatchSnapshot) => {
+      progress.update(snapshot);
+      if (values.json === true) return;
+      // Each file's line as soon as it is done, so a long batch shows what already arrived.
+      for (const s of queue.statuses) {
+        if (s.state === 'done' && s.versionId !== undefined && !printed.has(s)) {
+          printed.add(s);
+          progress.clear();
+          await writeLine(io.stdout, line(s));
+        }
       }
-      let versionId: string | null;
-      let target: string;
-      if (recordId) {
-        const version = await client.files.addVersion(recordId, { token: upload.token, filename: name }, { signal: io.signal });
-        target = recordId;
-        versionId = version.id === undefined ? null : String(version.id);
-      } else {
-        const record = await client.files.createRecordFromUpload({ token: upload.token, filename: name, title: name, classificationIds }, { signal: io.signal });
-        target = String(record.id);
-        const version = await client.files.latestVersion(target, { signal: io.signal });
-        versionId = version?.id === undefined ? null : String(version.id);
-      }
-      results.push({ file, recordId: target, versionId, size: upload.size, segmented: upload.segmented });
-      if (values.json !== true) await writeLine(io.stdout, `${file}\trecord ${target}\tversion ${versionId ?? '?'}\t${fmt(upload.size)}${upload.segmented ? ` in ${upload.segments} segments` : ''}`);
+    };
+    let result = await queue.run(io.signal, (snapshot) => void report(snapshot));
+    for (let attempt = 1; attempt <= retries && result.failed.length && !result.cancelled; attempt++) {
+      progress.done();
+      io.stderr.write(`dam: sending ${result.failed.length} failed file(s) again (${attempt} of ${retries})\n`);
+      result = await queue.run(io.signal, (snapshot) => void report(snapshot));
     }
-    if (values.json === true) await writeLine(io.stdout, JSON.stringify(results, null, 2));
-    return 0;
+    progress.done();
+    const done = queue.statuses.filter((s) => s.state === 'done');
+    if (values.json === true) {
+      const rows = queue.statuses.map((s) =>
+        s.state === 'done'
+          ? { file: s.item.path, recordId: s.recordId!, versionId: s.versionId ?? null, size: s.item.size, segmented: Boolean(s.segmented) }
+          : { file: s.item.path, error: s.reason ?? s.state },
+      );
+      await writeLine(io.stdout, JSON.stringify(rows, null, 2));
+    } else {
+      for (const s of done) if (!printed.has(s)) await writeLine(io.stdout, line(s));
+    }
+    if (result.cancelled) {
+      io.stderr.write(`dam: cancelled; ${done.length} of ${items.length} file(s) arrived as ${recordId ? 'versions' : 'records'}, no record was created for the others\n`);
+      return 130;
+    }
+    for (const s of queue.statuses) if (s.state === 'failed') io.stderr.write(`dam: ${s.item.path}: ${s.reason ?? 'failed'}\n`);
+    return queue.statuses.some((s) => s.state !== 'done') ? 1 : 0;
   },
 };

@@ -84,6 +84,9 @@ export interface FieldValueRow {
   isDefault: boolean;
 }
 
+/** A RecordRow's columns: not `*`, which brings the stored full-text vector and search text (half a row) to every read. */
+const RECORD_COLUMNS = 'id, title, status, content_type, tag, text_content, has_image_overlay, ai_influenced, file_count, created_on, modified_on, created_by, modified_by';
+
 const CLASSIFICATION_COLUMNS = `c.id, c.identifier, c.name, c.parent_id, c.sort_index, c.sort_order, c.labels, c.name_path, c.label_path,
   EXISTS (SELECT 1 FROM classifications k WHERE k.parent_id = c.id) AS has_children, c.created_on, c.modified_on, c.created_by, c.modified_by`;
 
@@ -96,7 +99,7 @@ async function byIds<T extends { id: string | number }>(db: Queryable, sql: stri
 }
 
 export const load = {
-  records: (db: Queryable, ids: string[]) => byIds<RecordRow>(db, 'SELECT * FROM records WHERE id = ANY($1::text[])', ids),
+  records: (db: Queryable, ids: string[]) => byIds<RecordRow>(db, `SELECT ${RECORD_COLUMNS} FROM records WHERE id = ANY($1::text[])`, ids),
   classifications: (db: Queryable, ids: string[]) =>
     byIds<ClassificationRow>(db, `SELECT ${CLASSIFICATION_COLUMNS} FROM classifications c WHERE c.id = ANY($1::text[])`, ids),
   classificationsWhere: (db: Queryable, where: string, params: unknown[], order = 'c.sort_index, c.name') =>

@@ -247,11 +247,13 @@ export class Compiler {
     if (column.on === 'field') return this.namedFieldCriterion(column.name, op, values);
     if (column.on === 'classificationTree') return this.classificationCompare(column.direct, op, values);
     if (info.name === 'Title' && op === 'contains') {
-      // Title lexemes carry weight A in the record's full-text vector, so this uses the same index as a bare term.
-      const q = tsQueryText(values[0], 'A');
+      // The title's own vector (index records_title_tsv), not weight A of the record's: a weighted match makes every
+      // candidate row be read again, an unweighted one is decided by the index, so counting the hits reads no rows.
+      // Rank still scores the title's weight in the record's vector.
+      const q = tsQueryText(values[0]);
       if (!q) return 'FALSE';
-      this.textQueries.push(q);
-      return `r.tsv @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
+      this.textQueries.push(tsQueryText(values[0], 'A')!);
+      return `to_tsvector('simple', r.title) @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
     }
     return this.located(column, op, values, (o) => (expr) => this.compare(info, expr, o, values));
   }

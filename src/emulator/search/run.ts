@@ -17,6 +17,7 @@ import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
 import { Compiler, SqlBuilder, type FieldDef } from './compile';
 import { decodeCursor, encodeCursor } from './cursor';
+import { RowCache, type TrackedStore } from '../storage/tracking';
 
 export interface SearchPage {
   offset: number;
@@ -53,8 +54,24 @@ interface TenantFields {
   resolve(by: FieldRef['by'], key: string): FieldDef | undefined;
 }
 
-/** The tenant's field definitions: the schema the core checks against, and the resolver the compiler maps with. */
+/**
+ * Per store, valid while nothing is written: the tenant's field definitions (read by every records search), and the
+ * totals of recent searches, so paging through a search (each cursor page is a search again) counts its hits once.
+ */
+const caches = new WeakMap<TrackedStore, { fields: RowCache<TenantFields>; totals: RowCache<number> }>();
+
+function cachesOf(store: TrackedStore) {
+  let found = caches.get(store);
+  if (!found) caches.set(store, (found = { fields: new RowCache<TenantFields>(store, 1), totals: new RowCache<number>(store, 1000) }));
+  return found;
+}
+
 async function tenantFields(ctx: EmulatorContext): Promise<TenantFields> {
+  return (await cachesOf(ctx.store).fields.get('fields', () => readTenantFields(ctx)))!;
+}
+
+/** The tenant's field definitions: the schema the core checks against, and the resolver the compiler maps with. */
+async function readTenantFields(ctx: EmulatorContext): Promise<TenantFields> {
   const rows = await ctx.store.query<{ id: string; name: string; data_type: string; label: string | null; options: { id: string; name: string; label?: string }[] }>(
     `SELECT id, name, data_type, labels->0->>'value' AS label, options FROM field_definitions`,
   );
@@ -108,11 +125,12 @@ export async function runSearch(ctx: EmulatorContext, request: SearchRequest, pa
   const order = compiler.orderBy(sortParsed?.ast, r.target === 'records' ? 'r.created_on DESC' : 'c.name_path');
   const limit = `${sql.bind(page.limit)}::int`;
   const off = `${sql.bind(offset)}::int`;
-  const [rows, count] = await Promise.all([
+  const countSql = `SELECT count(*)::int AS n FROM ${table} WHERE ${where}`;
+  const [rows, total] = await Promise.all([
     ctx.store.query<{ id: string }>(`SELECT ${alias}.id FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`, sql.params),
-    ctx.store.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, whereParams),
+    cachesOf(ctx.store).totals.get(`${countSql}\n${JSON.stringify(whereParams)}`, async () => (await ctx.store.query<{ n: number }>(countSql, whereParams))[0]?.n ?? 0),
   ]);
-  const totalCount = count[0]?.n ?? 0;
+  const totalCount = total ?? 0;
   const ids = rows.map((x) => x.id);
   const next = offset + ids.length;
   const nextCursor = ids.length === page.limit && next < totalCount ? encodeCursor(ctx.secret, filterKey, r.sort, next) : null;

@@ -47,7 +47,7 @@ export const FIELD_IDS = {
   keywords: 'f1e1d0000000400080000000000000a6',
 };
 const GROUP_IDS = { info: 'f9e0d0000000400080000000000000b1', rights: 'f9e0d0000000400080000000000000b2' };
-const USAGE_OPTIONS = [
+export const USAGE_OPTIONS = [
   { id: 'a0b0c0000000400080000000000000c1', name: 'Unrestricted', label: 'Unrestricted' },
   { id: 'a0b0c0000000400080000000000000c2', name: 'InternalOnly', label: 'Internal only' },
   { id: 'a0b0c0000000400080000000000000c3', name: 'Licensed', label: 'Licensed' },
@@ -102,11 +102,11 @@ async function seedFields(db: Queryable, productRoot: string | null) {
   }
 }
 
-const ADJECTIVES = ['Sunny', 'Quiet', 'Golden', 'Misty', 'Bright', 'Rustic', 'Urban', 'Coastal', 'Vivid', 'Frosty', 'Autumn', 'Midnight'];
-const SUBJECTS = ['harbour', 'mountain trail', 'kitchen table', 'office desk', 'garden path', 'city skyline', 'campfire', 'lantern', 'backpack', 'forest', 'beach', 'market'];
-const KINDS: Record<string, string[]> = { Image: ['photo', 'banner', 'portrait'], Video: ['clip', 'teaser', 'interview'], Document: ['brochure', 'spec sheet', 'press release'] };
-const PHOTOGRAPHERS = ['Ana Lima', 'Kenji Sato', 'Marta Nowak', 'Omar Haddad', 'Lena Berg'];
-const WORDS = ['sunset', 'product', 'launch', 'outdoor', 'family', 'team', 'summer', 'winter', 'catalog', 'lifestyle', 'detail', 'studio'];
+export const ADJECTIVES = ['Sunny', 'Quiet', 'Golden', 'Misty', 'Bright', 'Rustic', 'Urban', 'Coastal', 'Vivid', 'Frosty', 'Autumn', 'Midnight'];
+export const SUBJECTS = ['harbour', 'mountain trail', 'kitchen table', 'office desk', 'garden path', 'city skyline', 'campfire', 'lantern', 'backpack', 'forest', 'beach', 'market'];
+export const KINDS: Record<string, string[]> = { Image: ['photo', 'banner', 'portrait'], Video: ['clip', 'teaser', 'interview'], Document: ['brochure', 'spec sheet', 'press release'] };
+export const PHOTOGRAPHERS = ['Ana Lima', 'Kenji Sato', 'Marta Nowak', 'Omar Haddad', 'Lena Berg'];
+export const WORDS = ['sunset', 'product', 'launch', 'outdoor', 'family', 'team', 'summer', 'winter', 'catalog', 'lifestyle', 'detail', 'studio'];
 
 /** Generates `count` records with field values; the bench reuses it for its 100,000-record tenant. */
 export function generateRecords(rng: Rng, count: number, catalog: { classificationIds: string[]; productIds: string[] }) {
@@ -177,12 +177,15 @@ export async function seedRecords(db: Queryable, rng: Rng, count: number, catalo
   await insertRecordClassifications(db, links);
 }
 
+/** Records of the demo tenant; `--records N` grows it past them (seed/scale.ts). */
+export const DEMO_RECORDS = 600;
+
 const demoCore: Seeder = {
   name: 'demo-core',
   kind: 'demo',
   async run(store, rng) {
     const catalog = await seedCatalog(store, rng);
-    await seedRecords(store, rng, 600, catalog);
+    await seedRecords(store, rng, DEMO_RECORDS, catalog);
   },
 };
 

@@ -7,7 +7,7 @@ import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import type { ExplorerProvider } from './explorerProvider';
 import type { ExplorerNode } from './nodes';
-import { UploadBatch } from '../files/uploadBatch';
+import { UploadQueue } from '../../api/uploadQueue';
 
 const URI_LIST = 'text/uri-list';
 
@@ -50,7 +50,7 @@ export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<Exp
     // The same sender as the Upload command: streamed from disk by the client (segmented when large), files in
     // parallel, an arrived upload discarded on cancel.
     const items = await Promise.all(files.map(async (uri) => ({ path: uri.fsPath, name: basename(uri.fsPath), size: (await vscode.workspace.fs.stat(uri)).size })));
-    const batch = new UploadBatch(client, dest.kind === 'classification' ? { kind: 'classification', classificationId: dest.id } : { kind: 'record', recordId: dest.id }, items);
+    const batch = new UploadQueue(client, dest.kind === 'classification' ? { kind: 'classification', classificationId: dest.id } : { kind: 'record', recordId: dest.id }, items);
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,

@@ -3,17 +3,18 @@
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { FileVersion } from '../../api/files';
-import type { Classification, DamRecord } from '../../api/schemas';
+import type { Classification } from '../../api/schemas';
 import { Commands, SECTION } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
-import { NodeContext, classificationLabel, keyOf, recordLabel, type CheckResultView, type ExplorerNode, type RecordPaging } from './nodes';
-
+import { NodeContext, classificationLabel, keyOf, recordLabel, type CheckResultView, type ExplorerNode } from './nodes';
+import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
+type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
 
 export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ExplorerNode | undefined>();
@@ -22,10 +23,11 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   /** Every node handed to VS Code, by key, so `getParent` and `reveal` work. */
   private readonly nodes = new Map<string, ExplorerNode>();
   private roots: ClassificationNode[] | undefined;
-  private readonly childClassifications = new Map<string, ClassificationNode[]>();
-  private readonly paging = new Map<string, RecordPaging>();
-  /** First pages on their way, by classification: callers share one request, and a refresh drops them. */
-  private readonly pendingFirstPages = new Map<string, Promise<RecordPaging>>();
+  private readonly childClassifications = new Map<string, Promise<ClassificationNode[]>>();
+  /** Classifications refreshed by the user: their children are asked for even when the service said they had none. */
+  private readonly refreshed = new Set<string>();
+  /** A record's row is made once, when its page arrives, so VS Code and every caller hold the same node object. */
+  private readonly paging = new RecordPages<RecordNode>(pageSize, (classificationId, record) => ({ kind: 'record', id: record.id, parentKey: `cls:${classificationId}`, record }));
   /** The record rows under the current search results, built once so every caller holds the same objects. */
   private resultRows: Extract<ExplorerNode, { kind: 'record' }>[] | undefined;
   private results: Extract<ExplorerNode, { kind: 'results' }> | undefined;
@@ -48,8 +50,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     this.nodes.clear();
     this.roots = undefined;
     this.childClassifications.clear();
+    this.refreshed.clear();
     this.paging.clear();
-    this.pendingFirstPages.clear();
     this.results = undefined;
     this.resultRows = undefined;
     this.changed.fire(undefined);
@@ -63,7 +65,6 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       this.roots = undefined;
       this.childClassifications.clear();
       this.paging.clear();
-      this.pendingFirstPages.clear();
       this.changed.fire(undefined);
       return;
     }
@@ -77,9 +78,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const target = node.kind === 'classification' ? node : node.parentKey ? this.nodes.get(node.parentKey) : undefined;
     if (target?.kind === 'classification') {
       this.childClassifications.delete(target.id);
-      this.paging.delete(target.id);
-      // A page asked for before the refresh may answer after it: it must not come back as current.
-      this.pendingFirstPages.delete(target.id);
+      this.refreshed.add(target.id);
+      this.paging.forget(target.id);
       this.changed.fire(target);
     } else {
       this.refresh();
@@ -230,9 +230,10 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       if (node.kind === 'checkResult') return this.track(node.result.findings.map((finding) => ({ kind: 'finding' as const, id: String(finding.occurrence), parentKey: keyOf(node), finding })));
       if (node.kind === 'results') return this.track(this.resultRowsOf(node));
       if (node.kind !== 'classification') return [];
-      const [children, paging] = await Promise.all([this.childNodes(client, node), this.firstPage(client, node.id)]);
-      const out: ExplorerNode[] = [...children, ...paging.records.map((record) => ({ kind: 'record' as const, id: record.id, parentKey: keyOf(node), record }))];
-      if (paging.nextCursor) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.records.length, total: paging.totalCount });
+      // The records' page goes out first: it is the slower answer, and the service takes requests in order.
+      const [paging, children] = await Promise.all([this.paging.first(client, node.id), this.childNodes(client, node)]);
+      const out: ExplorerNode[] = [...children, ...paging.rows];
+      if (paging.nextCursor) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
       if (out.length === 0) out.push({ kind: 'message', id: 'empty', parentKey: keyOf(node), text: 'No records', severity: 'info' });
       return this.track(out);
     } catch (err) {
@@ -277,38 +278,17 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   /** Fetches the next page of records under a classification and redraws it. */
   async loadMore(classificationId: string, signal?: AbortSignal): Promise<number> {
     const client = this.client;
-    const paging = this.paging.get(classificationId);
-    if (!client || !paging?.nextCursor) return 0;
-    const page = await client.search.records(this.recordQuery(classificationId, signal), { cursor: paging.nextCursor });
-    paging.records.push(...page.items.map(slim));
-    paging.nextCursor = page.nextCursor ?? undefined;
-    paging.totalCount = page.totalCount ?? paging.totalCount;
-    const node = this.nodes.get(`cls:${classificationId}`);
-    this.changed.fire(node);
-    return page.items.length;
+    if (!client) return 0;
+    const added = await this.paging.more(client, classificationId, signal);
+    this.changed.fire(this.nodes.get(`cls:${classificationId}`));
+    return added;
   }
 
   /** Streams every remaining page; `onPage` hears the running count. Stops early when `signal` aborts. */
   async loadAll(classificationId: string, signal: AbortSignal, onPage: (shown: number, total: number | undefined) => void): Promise<void> {
     const client = this.client;
     if (!client) return;
-    const paging = await this.firstPage(client, classificationId);
-    const node = this.nodes.get(`cls:${classificationId}`);
-    let lastRedraw = Date.now();
-    while (paging.nextCursor && !signal.aborted) {
-      // The largest page the service serves: the cursor is bound to filter and sort, not to the page size.
-      const page = await client.search.records({ ...this.recordQuery(classificationId, signal), pageSize: LOAD_ALL_PAGE_SIZE }, { cursor: paging.nextCursor });
-      paging.records.push(...page.items.map(slim));
-      paging.nextCursor = page.nextCursor ?? undefined;
-      paging.totalCount = page.totalCount ?? paging.totalCount;
-      onPage(paging.records.length, paging.totalCount);
-      // Redrawing a long list on every page would cost more than fetching it.
-      if (Date.now() - lastRedraw > 500) {
-        this.changed.fire(node);
-        lastRedraw = Date.now();
-      }
-    }
-    this.changed.fire(node);
+    await this.paging.all(client, classificationId, signal, onPage, () => this.changed.fire(this.nodes.get(`cls:${classificationId}`)));
   }
 
   /** Runs a server-side search and shows its first page as a "Results" node at the top. */
@@ -330,13 +310,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   }
 
   /** What is loaded under a classification (for tests and status). */
-  pagingOf(classificationId: string): Readonly<RecordPaging> | undefined {
+  pagingOf(classificationId: string): Readonly<RecordPaging<RecordNode>> | undefined {
     return this.paging.get(classificationId);
-  }
-
-  private recordQuery(classificationId: string, signal?: AbortSignal) {
-    // Cursor paging needs the same expression and sort on every page; the id travels as a parameter.
-    return { expression: 'DirectClassification = @classification', namedParameters: { classification: classificationId }, sort: 'Title', pageSize: pageSize(), signal };
   }
 
   private resultRowsOf(node: Extract<ExplorerNode, { kind: 'results' }>): Extract<ExplorerNode, { kind: 'record' }>[] {
@@ -345,30 +320,6 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     // VS Code redraws the results when it likes; a caller holding a row must still find it as the parent of its files.
     this.resultRows ??= rows;
     return this.resultRows;
-  }
-
-  private firstPage(client: DamClient, classificationId: string): Promise<RecordPaging> {
-    const existing = this.paging.get(classificationId);
-    if (existing?.started) return Promise.resolve(existing);
-    const pending = this.pendingFirstPages.get(classificationId);
-    if (pending) return pending;
-    const request = client.search.records(this.recordQuery(classificationId)).then(
-      (page) => {
-        const paging: RecordPaging = { records: page.items.map(slim), nextCursor: page.nextCursor ?? undefined, totalCount: page.totalCount ?? undefined, started: true };
-        // Kept only if no refresh came in between; the caller gets its page either way.
-        if (this.pendingFirstPages.get(classificationId) === request) {
-          this.pendingFirstPages.delete(classificationId);
-          this.paging.set(classificationId, paging);
-        }
-        return paging;
-      },
-      (err: unknown) => {
-        if (this.pendingFirstPages.get(classificationId) === request) this.pendingFirstPages.delete(classificationId);
-        throw err;
-      },
-    );
-    this.pendingFirstPages.set(classificationId, request);
-    return request;
   }
 
   private async rootNodes(client: DamClient): Promise<ClassificationNode[]> {
@@ -381,12 +332,18 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return this.roots;
   }
 
-  private async childNodes(client: DamClient, node: ClassificationNode): Promise<ClassificationNode[]> {
+  /** Callers at the same time share one request; a classification the service says has none is not asked until refreshed. */
+  private childNodes(client: DamClient, node: ClassificationNode): Promise<ClassificationNode[]> {
     let children = this.childClassifications.get(node.id);
     if (!children) {
-      const list = await client.classifications.children(node.classification);
-      children = sortClassifications(list).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: keyOf(node), classification }));
-      this.childClassifications.set(node.id, children);
+      const request = (node.classification.hasChildren === false && !this.refreshed.has(node.id) ? Promise.resolve([]) : client.classifications.children(node.classification)).then((list) =>
+        sortClassifications(list).map((classification): ClassificationNode => ({ kind: 'classification', id: classification.id, parentKey: keyOf(node), classification })),
+      );
+      // A failed read is asked again next time.
+      request.catch(() => {
+        if (this.childClassifications.get(node.id) === request) this.childClassifications.delete(node.id);
+      });
+      this.childClassifications.set(node.id, (children = request));
     }
     return children;
   }
@@ -444,8 +401,6 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   }
 }
 
-const LOAD_ALL_PAGE_SIZE = 100;
-
 function pageSize(): number {
   const value = vscode.workspace.getConfiguration(SECTION).get<number>('explorer.pageSize') ?? 50;
   return Math.min(100, Math.max(1, Math.floor(value)));
@@ -455,30 +410,12 @@ function sortClassifications(list: Classification[]): Classification[] {
   return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || classificationLabel(a).localeCompare(classificationLabel(b)));
 }
 
-/** The links a record row uses; the rest (a dozen per record) would cost megabytes in a list of 10,000. */
-const KEPT_LINKS = ['self', 'thumbnail'];
-
-/** What a record row needs of a record: its own fields and the links the row follows. */
-function slim(r: DamRecord): DamRecord {
-  const links = r._links as Record<string, unknown> | undefined;
-  const kept = links ? Object.fromEntries(Object.entries(links).filter(([rel]) => KEPT_LINKS.includes(rel.toLowerCase()))) : undefined;
-  return {
-    id: r.id,
-    title: r.title,
-    status: r.status,
-    contentType: r.contentType,
-    createdOn: r.createdOn,
-    modifiedOn: r.modifiedOn,
-    ...(kept ? { _links: kept as DamRecord['_links'] } : {}),
-  };
-}
-
 const MAX_THUMBNAIL_BYTES = 512 * 1024;
 
 const OUTCOME_COLOR = { fail: 'red', warning: 'orange', pass: 'green', info: 'gray' } as const;
 
-function hasThumbnail(r: DamRecord): boolean {
-  const links = r._links as Record<string, unknown> | undefined;
+function hasThumbnail(r: RecordRow): boolean {
+  const links = (r as { _links?: Record<string, unknown> })._links;
   // Without links (a plain answer) try anyway; with links, only when the service offers one.
   return !links || Object.keys(links).some((k) => k.toLowerCase() === 'thumbnail');
 }
@@ -557,7 +494,7 @@ function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
-function recordTooltip(r: DamRecord): vscode.MarkdownString {
+function recordTooltip(r: RecordRow): vscode.MarkdownString {
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown(`**${md(recordLabel(r))}**\n\n`);
   const rows: [string, string | null | undefined][] = [

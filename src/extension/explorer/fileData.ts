@@ -4,7 +4,6 @@
 // from the spec's paths, since their full shape is "not shown".
 import type { DamClient } from '../../api/client';
 import type { AdditionalFile, DamFile, FileVersion } from '../../api/files';
-import type { DamRecord } from '../../api/schemas';
 import { isOutcome } from './badges';
 import type { CheckResultView, FindingView } from './nodes';
 
@@ -127,7 +126,7 @@ export class FileData {
    * The record's thumbnail image. The hover and the `dam:` file system cannot send our bearer token, so the
    * bytes are fetched here, through the client.
    */
-  async thumbnail(record: Pick<DamRecord, 'id' | '_links'>, signal?: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  async thumbnail(record: { id: string; _links?: unknown }, signal?: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     // The relation answers the image resource (size, format, `download` link holding its own token), not its bytes.
     const href = hrefOf(record, 'thumbnail') ?? `record/${encodeURIComponent(record.id)}/thumbnail`;
     const image = (await this.client.get(href, { signal })) as Loose;

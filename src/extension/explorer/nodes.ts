@@ -1,16 +1,7 @@
 // The kinds of node in the DAM Explorer, as plain data; the provider turns them into tree items.
 import type { AdditionalFile, DamFile, FileVersion } from '../../api/files';
 import type { Classification, DamRecord } from '../../api/schemas';
-
-/** Paging state of the records directly under one classification. */
-export interface RecordPaging {
-  records: DamRecord[];
-  /** Cursor of the next page; undefined once the last page arrived. */
-  nextCursor: string | undefined;
-  totalCount: number | undefined;
-  /** True after the first page arrived. */
-  started: boolean;
-}
+import type { RecordRow } from './recordPages';
 
 /** A check outcome as the spec names them. */
 export type Outcome = 'pass' | 'fail' | 'warning' | 'info';
@@ -38,7 +29,7 @@ export interface CheckResultView {
 
 export type ExplorerNode =
   | { kind: 'classification'; id: string; parentKey: string | undefined; classification: Classification }
-  | { kind: 'record'; id: string; parentKey: string; record: DamRecord }
+  | { kind: 'record'; id: string; parentKey: string; record: RecordRow }
   | { kind: 'file'; id: string; parentKey: string; recordId: string; file: DamFile; index: number }
   | { kind: 'version'; id: string; parentKey: string; recordId: string; version: FileVersion; latest: boolean }
   | { kind: 'rendition'; id: string; parentKey: string; versionId: string; rendition: AdditionalFile }
@@ -96,6 +87,6 @@ export function classificationLabel(c: Classification): string {
   return label || c.name || c.identifier || c.id;
 }
 
-export function recordLabel(r: DamRecord): string {
+export function recordLabel(r: Pick<RecordRow, 'id' | 'title'>): string {
   return r.title || r.id;
 }

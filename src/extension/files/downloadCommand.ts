@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { FindingDiagnostics } from '../findings/findingDiagnostics';
 import type { DamLog } from '../log';
-import { formatBytes } from './uploadBatch';
+import { formatBytes } from '../../api/uploadQueue';
 
 /** What the command accepts when run programmatically; each field given skips its prompt. */
 export interface DownloadArgs {

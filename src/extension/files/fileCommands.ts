@@ -1,5 +1,5 @@
 // The file commands in the main bundle: Upload, Create Renditions, Publish Check Result and the Check Results
-// view. They are thin: the client (loaded with the session) does the service work, UploadBatch the sending,
+// view. They are thin: the client (loaded with the session) does the service work, UploadQueue the sending,
 // and the check file parser and rollup load with dist/files.js on the first publish or view read.
 import * as vscode from 'vscode';
 import { Commands, VIEW_CHECK_RESULTS } from '../commandIds';

@@ -1,7 +1,7 @@
 // The Upload command's VS Code side: where the files and the destination come from (palette, Explorer menu,
 // DAM tree menu, or arguments when run programmatically), the short quick-pick flow, one cancellable
 // progress notification for the batch, "Retry failed", and refreshing the tree. The sending itself is
-// UploadBatch (no vscode), which drag and drop uses too.
+// UploadQueue (src/api, no vscode), which drag and drop and `dam upload` use too.
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +13,7 @@ import type { ExplorerProvider } from '../explorer/explorerProvider';
 import { classificationLabel, recordLabel, type ExplorerNode } from '../explorer/nodes';
 import type { DamLog } from '../log';
 import { defaultOf, fieldLabel, optionsOf, toFieldInput, validateFieldText, widgetOf } from './fieldValues';
-import { defaultTitle, formatBytes, UploadBatch, type BatchResult, type BatchSnapshot, type RecordStatus, type UploadItem, type UploadTarget } from './uploadBatch';
+import { defaultTitle, formatBytes, UploadQueue, type BatchResult, type BatchSnapshot, type RecordStatus, type UploadItem, type UploadTarget } from '../../api/uploadQueue';
 
 /** What the command accepts when run programmatically; every field given skips its prompt. */
 export interface UploadArgs {
@@ -32,7 +32,8 @@ export interface UploadArgs {
 }
 
 export interface UploadDestination {
-  target: UploadTarget;
+  /** A classification or a record picked in VS Code (several classifications are the CLI's). */
+  target: Exclude<UploadTarget, { kind: 'records' }>;
   label: string;
 }
 
@@ -88,12 +89,12 @@ export class UploadCommand {
       if (options.fields?.length) dest.target = { ...dest.target, fields: options.fields };
       if (options.title && items.length === 1) items[0].title = options.title;
     }
-    const batch = new UploadBatch(client, dest.target, items);
+    const batch = new UploadQueue(client, dest.target, items);
     return this.runBatch(batch, dest, args);
   }
 
   /** Runs (or re-runs, for "Retry failed") a batch under one cancellable notification. */
-  async runBatch(batch: UploadBatch, dest: UploadDestination, args: Pick<UploadArgs, 'token' | 'onProgress'> = {}): Promise<BatchResult> {
+  async runBatch(batch: UploadQueue, dest: UploadDestination, args: Pick<UploadArgs, 'token' | 'onProgress'> = {}): Promise<BatchResult> {
     const count = batch.remaining.length;
     const title = dest.target.kind === 'classification' ? `DAM: uploading ${count} file${count === 1 ? '' : 's'} to ${dest.label}` : `DAM: new version${count === 1 ? '' : 's'} of ${dest.label}`;
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { embeddedItems } from '../../../src/api/hal';
 import type { DamApi } from '../../../src/extension/controller';
 import type { ExplorerNode } from '../../../src/extension/explorer/nodes';
-import type { BatchResult, BatchSnapshot } from '../../../src/extension/files/uploadBatch';
+import type { BatchResult, BatchSnapshot } from '../../../src/api/uploadQueue';
 import type { RenditionOutcome } from '../../../src/extension/files/renditionsCommand';
 import type { PublishOutcome } from '../../../src/extension/files/fileCommands';
 import type { DownloadOutcome } from '../../../src/extension/files/downloadCommand';

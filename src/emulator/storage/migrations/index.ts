@@ -6,5 +6,6 @@ import { analytics } from './analytics';
 import { files } from './files';
 import { rules } from './rules';
 import { orders } from './orders';
+import { searchIndexes } from './searchIndexes';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes];

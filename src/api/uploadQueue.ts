@@ -1,15 +1,25 @@
-// Uploading a batch of local files as new records (or as new versions of one record), shared by the Upload
-// command and drag and drop. Free of `vscode` (and of runtime imports of the client, which loads with the
-// session), so the benchmark drives it outside VS Code. What a file reached is kept per file: a retry
-// re-sends only files whose bytes did not arrive, and a file whose upload arrived but whose record was not
-// created reuses its token instead of sending the bytes again.
-import type { DamClient } from '../../api/client';
-import type { FieldInput } from '../../api/files';
+// The one upload queue: local files sent as new records (or as new versions of one record) a few at a time,
+// shared by `dam upload`, the Upload command and drag and drop. Free of `vscode` and of runtime imports of the
+// client (which the extension loads with the session). What a file reached is kept per file: a retry re-sends
+// only files whose bytes did not arrive, and a file whose upload arrived but whose record was not created
+// reuses its token instead of sending the bytes again.
+import type { DamClient } from './client';
+import type { FieldInput } from './files';
 
 export type RecordStatus = 'Draft' | 'Released' | 'Archived';
 
+interface NewRecords {
+  status?: RecordStatus;
+  /** Field values set on every new record. */
+  fields?: FieldInput[];
+}
+
 export type UploadTarget =
-  | { kind: 'classification'; classificationId: string; status?: RecordStatus; /** Field values set on every new record. */ fields?: FieldInput[] }
+  /** New records in one classification (the extension's commands). */
+  | ({ kind: 'classification'; classificationId: string } & NewRecords)
+  /** New records in any number of classifications, none included (`dam upload --classification …`). */
+  | ({ kind: 'records'; classificationIds: readonly string[] } & NewRecords)
+  /** New versions of one record's master file, in the order given. */
   | { kind: 'record'; recordId: string };
 
 export interface UploadItem {
@@ -31,8 +41,11 @@ export interface ItemStatus {
   /** The upload token once the bytes arrived and until a record or version took it. */
   token?: string;
   recordId?: string;
+  /** The version the file became, when the queue was asked for it (`withVersions`). */
+  versionId?: string;
   reason?: string;
   segmented?: boolean;
+  segments?: number;
 }
 
 export interface BatchSnapshot {
@@ -64,6 +77,8 @@ export interface BatchOptions {
   concurrency?: number;
   /** Passed to the client: segments in flight per large file. */
   segmentConcurrency?: number;
+  /** Also learn each file's version id (embedded in the create's answer, else one more read per new record). */
+  withVersions?: boolean;
 }
 
 /** The service's content type for a file name (the explorer and the command agree on it). */
@@ -78,7 +93,7 @@ export function defaultTitle(name: string): string {
   return name.replace(/\.[^.]+$/, '') || name;
 }
 
-export class UploadBatch {
+export class UploadQueue {
   readonly statuses: ItemStatus[];
 
   constructor(
@@ -165,29 +180,35 @@ export class UploadBatch {
         s.token = upload.token;
         s.sent = upload.size;
         s.segmented = upload.segmented;
+        s.segments = upload.segments;
       }
       if (signal?.aborted) throw signal.reason;
       s.state = 'creating';
       changed();
       // Not under the signal: a create the service received either made a whole record or none; aborting
       // it half way would leave us not knowing which.
-      if (this.target.kind === 'classification') {
-        const record = await this.client.files.createRecordFromUpload({
+      if (this.target.kind === 'record') {
+        const version = await this.client.files.addVersion(this.target.recordId, { token: s.token, filename: item.name });
+        s.recordId = this.target.recordId;
+        s.versionId = version.id;
+      } else {
+        const input = {
           token: s.token,
           filename: item.name,
           title: item.title ?? defaultTitle(item.name),
-          classificationIds: [this.target.classificationId],
+          classificationIds: this.target.kind === 'classification' ? [this.target.classificationId] : [...this.target.classificationIds],
           contentType: contentTypeOf(item.name),
           ...(this.target.status ? { status: this.target.status } : {}),
           ...(this.target.fields?.length ? { fields: this.target.fields } : {}),
-        });
+        };
+        const record = await this.client.files.createRecordFromUpload(input, { withLatestVersion: this.options.withVersions });
         s.recordId = record.id;
-      } else {
-        await this.client.files.addVersion(this.target.recordId, { token: s.token, filename: item.name });
-        s.recordId = this.target.recordId;
+        s.versionId = record._embedded?.masterfilelatestversion?.id;
       }
       s.token = undefined;
+      // The record exists from here on: a failure to read its version id must not send the file again.
       s.state = 'done';
+      if (this.options.withVersions && s.versionId === undefined) s.versionId = (await this.client.files.latestVersion(s.recordId).catch(() => null))?.id ?? undefined;
     } catch (err) {
       if (signal?.aborted) {
         s.state = 'cancelled';

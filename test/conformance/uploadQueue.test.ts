@@ -1,14 +1,15 @@
-// The Upload command's sender (UploadBatch, shared with drag and drop, no vscode) against the real emulator:
-// a failed file is retried without re-sending the files that arrived, and a cancelled batch creates no record.
+// The one upload queue (UploadQueue: the Upload command, drag and drop and `dam upload`, no vscode) against the
+// real emulator: a failed file is retried without re-sending the files that arrived, and a cancelled batch
+// creates no record.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UploadBatch } from '../../src/extension/files/uploadBatch';
+import { UploadQueue } from '../../src/api/uploadQueue';
 import { describeEachBackend } from './helpers';
 
-describeEachBackend('Upload command sender (UploadBatch)', {}, (env) => {
+describeEachBackend('Upload queue (UploadQueue)', {}, (env) => {
   let dir: string;
   before(() => (dir = mkdtempSync(join(tmpdir(), 'dam-upload-batch-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,6 +19,22 @@ describeEachBackend('Upload command sender (UploadBatch)', {}, (env) => {
     return page.items;
   }
 
+  it('sends a few files at once, never more than asked', async () => {
+    const client = env().client();
+    const cls = (await client.classifications.create({ name: `batch-parallel-${Date.now()}` })).id;
+    const items = Array.from({ length: 8 }, (_, i) => {
+      const path = join(dir, `p${i}.bin`);
+      writeFileSync(path, randomBytes(20_000));
+      return { path, name: `p${i}.bin`, size: 20_000 };
+    });
+    const queue = new UploadQueue(client, { kind: 'classification', classificationId: cls }, items, { concurrency: 3 });
+    let most = 0;
+    const result = await queue.run(undefined, (s) => (most = Math.max(most, s.active.length)));
+    assert.equal(result.recordIds.length, 8);
+    assert.equal(most, 3);
+    assert.equal((await recordsIn(cls)).length, 8);
+  });
+
   it('retries only the failed file: what arrived is not sent again', async () => {
     const client = env().client();
     const cls = (await client.classifications.create({ name: `batch-retry-${Date.now()}` })).id;
@@ -26,7 +43,7 @@ describeEachBackend('Upload command sender (UploadBatch)', {}, (env) => {
     const b = join(dir, 'b.bin');
     writeFileSync(a, randomBytes(2048));
     writeFileSync(b, randomBytes(4096));
-    const batch = new UploadBatch(client, { kind: 'classification', classificationId: cls }, [
+    const batch = new UploadQueue(client, { kind: 'classification', classificationId: cls }, [
       { path: a, name: 'a.bin', size: 2048 },
       { path: missing, name: 'late.bin', size: 10 },
       { path: b, name: 'b.bin', size: 4096 },
@@ -55,7 +72,7 @@ describeEachBackend('Upload command sender (UploadBatch)', {}, (env) => {
     const big = join(dir, 'big.bin');
     writeFileSync(big, randomBytes(45 * 1024 * 1024));
     const abort = new AbortController();
-    const batch = new UploadBatch(client, { kind: 'classification', classificationId: cls }, [{ path: big, name: 'big.bin', size: 45 * 1024 * 1024 }], { segmentConcurrency: 1 });
+    const batch = new UploadQueue(client, { kind: 'classification', classificationId: cls }, [{ path: big, name: 'big.bin', size: 45 * 1024 * 1024 }], { segmentConcurrency: 1 });
     let sentAtCancel = -1;
     const result = await batch.run(abort.signal, (s) => {
       if (sentAtCancel < 0 && s.bytesSent > 0) {

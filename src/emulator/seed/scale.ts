@@ -1,0 +1,149 @@
+// Grows a tenant to N records for scaling measurements (`--records N`). The records are made in the database
+// by INSERT … SELECT over generate_series, a chunk at a time in one transaction: a record is a function of its
+// ordinal alone (its id the ordinal in hex after eight f's, so each table's primary key grows at its end
+// instead of at random pages; hashes of it drawn into titles, dates, field values and classifications, in the
+// demo's vocabulary and proportions), so the same N gives the same tenant on PGlite and PostgreSQL on every machine.
+// How many were generated is kept in `meta`, so a larger N adds only the difference, and a tenant loaded
+// from a prepared demo grows the same way.
+import type { Queryable, Store } from '../storage/store';
+import { EN_US, NEUTRAL_LANGUAGE } from './fixed';
+import { ADJECTIVES, DEMO_RECORDS, FIELD_IDS, KINDS, PHOTOGRAPHERS, SUBJECTS, USAGE_OPTIONS, WORDS } from './demo';
+
+/** Records per statement: large enough for the bulk path, small enough to keep a chunk's temporary tables in memory. */
+const CHUNK = 50_000;
+const META_KEY = 'scale-records';
+/** The demo's content types and their weights (Image twice). */
+const TYPES = ['Image', 'Image', 'Video', 'Document'];
+const STATUSES = ['Draft', 'Released', 'Released', 'Released', 'Archived'];
+const CREATED_FROM = '2024-01-01T00:00:00Z';
+/** Seconds from CREATED_FROM to the end of 2025, the demo's span of creation dates. */
+const CREATED_SPAN = (Date.UTC(2025, 11, 31) - Date.UTC(2024, 0, 1)) / 1000;
+
+/** Draw `salt` of record `k`: an integer in [0, 2^31), the same hash the analytics events are drawn with. */
+const draw = (salt: number) => `(hashint8extended(k, ${salt}) & 2147483647)::int`;
+
+/**
+ * Adds records until the tenant holds `target`; returns how many were added. One transaction: a start killed
+ * mid-way leaves the tenant as it was. When it adds more records than the tenant holds, the secondary indexes
+ * of the three tables are dropped first and built once at the end (building a GIN index over a million rows
+ * at once is many times faster than a million inserts into it), and as a superuser the foreign-key checks
+ * are skipped: every generated row points at a record or catalogue row that exists.
+ */
+export async function growRecords(store: Store, target: number, log: (line: string) => void): Promise<number> {
+  const have = (await store.query<{ n: number }>('SELECT count(*)::int AS n FROM records'))[0].n;
+  if (have >= target) return 0;
+  const generated = Number((await store.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [META_KEY]))[0]?.value ?? 0);
+  // Sorted by id: the same catalogue gives the same picks wherever it was seeded.
+  const classifications = (await store.query<{ id: string }>('SELECT id FROM classifications ORDER BY id')).map((r) => r.id);
+  const products = (await store.query<{ id: string }>(`SELECT id FROM classifications WHERE name_path LIKE '/Products/%' ORDER BY id`)).map((r) => r.id);
+  const fields = new Set((await store.query<{ id: string }>('SELECT id FROM field_definitions WHERE id = ANY($1::text[])', [Object.values(FIELD_IDS)])).map((r) => r.id));
+  const started = Date.now();
+  const adding = target - have;
+  const last = generated + adding;
+  await store.transaction(async (tx) => {
+    if ((await tx.query<{ on: string }>(`SELECT current_setting('is_superuser') AS on`))[0]?.on === 'on') await tx.exec('SET LOCAL session_replication_role = replica');
+    const indexes =
+      adding > have
+        ? await tx.query<{ name: string; definition: string }>(
+            // Not the indexes of constraints (primary keys): those stay and keep the rows unique.
+            `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition
+               FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+              WHERE t.relnamespace = current_schema()::regnamespace AND t.relname IN ('records', 'field_values', 'record_classifications')
+                AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`,
+          )
+        : [];
+    for (const index of indexes) await tx.exec(`DROP INDEX "${index.name}"`);
+    for (let from = generated + 1; from <= last; from += CHUNK) {
+      const to = Math.min(last, from + CHUNK - 1);
+      await generateChunk(tx, from, to, classifications, products, fields);
+      log(`grew the tenant by ${(to - generated).toLocaleString('en-US')} of ${adding.toLocaleString('en-US')} records (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+    for (const index of indexes) await tx.exec(index.definition);
+    if (indexes.length) log(`built ${indexes.length} indexes (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    await tx.query(`INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [META_KEY, String(last)]);
+  });
+  // The planner's statistics (searches pick their plans by how many rows a condition keeps), and the visibility map:
+  // without it an index-only scan still reads every row's page, and PGlite has no autovacuum to set it.
+  for (const table of ['records', 'field_values', 'record_classifications']) await store.exec(`VACUUM ANALYZE ${table}`);
+  return adding;
+}
+
+async function generateChunk(db: Queryable, from: number, to: number, classifications: string[], products: string[], fields: Set<string>): Promise<void> {
+  // Every draw of a record, once, in a temporary table the inserts below read.
+  await db.query(
+    `CREATE TEMP TABLE scale_draws AS
+     SELECT k, 'ffffffff' || lpad(to_hex(k), 24, '0') AS id, ${draw(1)} AS t, ${draw(2)} AS adj, ${draw(3)} AS subj, ${draw(4)} AS kind,
+            ${draw(5)} AS st, ${draw(6)} AS created, ${draw(7)} AS later, ${draw(8)} AS extra,
+            ${draw(9)} AS w0, ${draw(10)} AS w1, ${draw(11)} AS w2, ${draw(12)} AS w3, ${draw(13)} AS c0, ${draw(14)} AS c1, ${draw(15)} AS prod
+       FROM generate_series($1::bigint, $2::bigint) AS k`,
+    [from, to],
+  );
+  await db.query(
+    `CREATE TEMP TABLE scale_records AS
+     SELECT id, k, type, ($2::text[])[1 + adj % 12] || ' ' || ($3::text[])[1 + subj % 12] || ' ' || ($4::text[])[1 + 3 * (CASE type WHEN 'Image' THEN 0 WHEN 'Video' THEN 1 ELSE 2 END) + kind % 3] || ' ' || ($1::int + k) AS title,
+            ($5::text[])[1 + st % 5] AS status,
+            words[1] || ' ' || words[2] || ' ' || words[3] || ' shot for the ' || words[4] || ' campaign' AS description,
+            ARRAY(SELECT DISTINCT w FROM unnest(words) AS w ORDER BY w) AS keywords,
+            $6::timestamptz + make_interval(secs => created % $7::int) AS created_on,
+            later % 91 AS modified_days, 1 + (later / 91) % 3 AS created_by,
+            extra % 3 AS usage, (extra / 3) % 5 AS photographer, (extra / 15) % 10 < 7 AS has_photographer, 1 + (extra / 150) % 60 AS published_days,
+            c0, c1, (extra / 9000) % 2 = 1 AS two_classifications, prod
+       FROM (SELECT *, ($8::text[])[1 + t % 4] AS type, ARRAY[($9::text[])[1 + w0 % 12], ($9::text[])[1 + w1 % 12], ($9::text[])[1 + w2 % 12], ($9::text[])[1 + w3 % 12]] AS words
+               FROM scale_draws) AS d`,
+    [DEMO_RECORDS, ADJECTIVES, SUBJECTS, [...KINDS.Image, ...KINDS.Video, ...KINDS.Document], STATUSES, CREATED_FROM, CREATED_SPAN, TYPES, WORDS],
+  );
+  await db.query(
+    `INSERT INTO records (id, title, status, content_type, search_text, created_on, modified_on, created_by, modified_by)
+     SELECT id, title, status, type, description, created_on, created_on + make_interval(days => modified_days), created_by, created_by FROM scale_records ORDER BY id`,
+  );
+  // Each field of the demo catalogue the tenant has: `$1` is the field, `$2` the language of its values.
+  const insert = `INSERT INTO field_values (record_id, field_id, language_id, value, value_text, value_date)`;
+  const fieldValues: [string, string, string, unknown[]][] = [
+    [FIELD_IDS.description, EN_US, `SELECT id, $1, $2, jsonb_build_object('value', description), description, NULL::timestamptz FROM scale_records`, []],
+    [FIELD_IDS.keywords, NEUTRAL_LANGUAGE, `SELECT id, $1, $2, jsonb_build_object('values', to_jsonb(keywords)), array_to_string(keywords, ', '), NULL::timestamptz FROM scale_records`, []],
+    [
+      FIELD_IDS.usageRights,
+      NEUTRAL_LANGUAGE,
+      `SELECT id, $1, $2, jsonb_build_object('values', jsonb_build_array(($3::text[])[1 + usage])), ($4::text[])[1 + usage], NULL::timestamptz FROM scale_records`,
+      [USAGE_OPTIONS.map((o) => o.id), USAGE_OPTIONS.map((o) => o.name)],
+    ],
+    [
+      FIELD_IDS.publicationDate,
+      NEUTRAL_LANGUAGE,
+      `SELECT id, $1, $2, jsonb_build_object('value', to_char(day, 'YYYY-MM-DD')), to_char(day, 'YYYY-MM-DD'), day AT TIME ZONE 'UTC'
+         FROM (SELECT id, date_trunc('day', created_on AT TIME ZONE 'UTC') + make_interval(days => published_days) AS day FROM scale_records) AS p`,
+      [],
+    ],
+    [
+      FIELD_IDS.photographer,
+      NEUTRAL_LANGUAGE,
+      `SELECT id, $1, $2, jsonb_build_object('value', ($3::text[])[1 + photographer]), ($3::text[])[1 + photographer], NULL::timestamptz FROM scale_records WHERE has_photographer`,
+      [PHOTOGRAPHERS],
+    ],
+  ];
+  if (products.length) {
+    fieldValues.push([
+      FIELD_IDS.productLine,
+      NEUTRAL_LANGUAGE,
+      `SELECT id, $1, $2, jsonb_build_object('values', jsonb_build_array(p)), p, NULL::timestamptz
+         FROM scale_records, LATERAL (SELECT ($3::text[])[1 + prod % cardinality($3::text[])] AS p) AS pick`,
+      [products],
+    ]);
+  }
+  for (const [fieldId, languageId, select, params] of fieldValues) {
+    // In key order: the primary key's pages are then visited once each, not at random.
+    if (fields.has(fieldId)) await db.query(`${insert} SELECT * FROM (${select}) AS v ORDER BY 1`, [fieldId, languageId, ...(params as string[][])]);
+  }
+  if (classifications.length) {
+    await db.query(
+      `INSERT INTO record_classifications (record_id, classification_id)
+       SELECT id, ($1::text[])[1 + c0 % cardinality($1::text[])] FROM scale_records
+       UNION ALL
+       SELECT id, ($1::text[])[1 + c1 % cardinality($1::text[])] FROM scale_records WHERE two_classifications
+       ORDER BY 1
+       ON CONFLICT DO NOTHING`,
+      [classifications],
+    );
+  }
+  await db.exec('DROP TABLE scale_draws, scale_records');
+}

@@ -1,0 +1,97 @@
+// The DAM Explorer's record paging (RecordPages, no vscode) against the real emulator: pages asked for as plain
+// JSON and kept as rows of a few attributes, one request for callers at the same time, a refresh that drops a
+// page still on its way, and Load All that draws the list once however many pages it reads.
+import { strict as assert } from 'node:assert';
+import type { DamClient } from '../../src/api/client';
+import type { SearchQuery } from '../../src/api/search';
+import { LOAD_ALL_PAGE_SIZE, RecordPages, type RecordRow } from '../../src/extension/explorer/recordPages';
+import { describeEachBackend } from './helpers';
+
+const RECORDS = 2 * LOAD_ALL_PAGE_SIZE + 37;
+
+describeEachBackend('Explorer record paging (RecordPages)', {}, (env) => {
+  let classificationId: string;
+  let client: DamClient;
+  /** The queries the search API was given, in order (the real client's method, called through). */
+  let queries: SearchQuery[];
+
+  before(async () => {
+    client = env().client();
+    classificationId = (await client.classifications.create({ name: `explorer-pages-${Date.now()}` })).id;
+    for (let i = 0; i < RECORDS; i += 25) {
+      await Promise.all(
+        Array.from({ length: Math.min(25, RECORDS - i) }, (_, j) =>
+          client.records.create({ title: `Paged ${String(i + j).padStart(4, '0')}`, contentType: 'Document', classifications: { addOrUpdate: [{ id: classificationId }] } }),
+        ),
+      );
+    }
+    const records = client.search.records.bind(client.search);
+    client.search.records = (query, page) => {
+      queries.push(query);
+      return records(query, page);
+    };
+  });
+  beforeEach(() => (queries = []));
+
+  const pages = () => new RecordPages<RecordRow & { parent: string }>(() => 10, (parent, row) => ({ ...row, parent }));
+
+  it('asks for plain JSON and keeps only what a row shows', async () => {
+    const paging = await pages().first(client, classificationId);
+    assert.equal(queries.length, 1);
+    assert.equal(queries[0].plain, true, 'the page is asked for without HAL links');
+    assert.equal(paging.rows.length, 10);
+    assert.equal(paging.totalCount, RECORDS);
+    assert.ok(paging.nextCursor);
+    assert.deepEqual(Object.keys(paging.rows[0]).sort(), ['contentType', 'createdOn', 'id', 'modifiedOn', 'parent', 'status', 'title']);
+    assert.equal(paging.rows[0].title, 'Paged 0000');
+    assert.equal(paging.rows[0].parent, classificationId);
+  });
+
+  it('sends one request for callers asking at the same time, and a refresh drops a page on its way', async () => {
+    const p = pages();
+    const [a, b] = await Promise.all([p.first(client, classificationId), p.first(client, classificationId)]);
+    assert.equal(queries.length, 1);
+    assert.equal(a, b);
+    assert.equal(await p.first(client, classificationId), a, 'the loaded page is kept');
+
+    p.forget(classificationId);
+    const late = p.first(client, classificationId);
+    p.forget(classificationId);
+    await late;
+    assert.equal(p.get(classificationId), undefined, 'a page asked for before the refresh came back as current');
+  });
+
+  it('loads every record in the largest pages, drawing the list once', async () => {
+    const p = pages();
+    await p.first(client, classificationId);
+    queries = [];
+    const counts: number[] = [];
+    let redraws = 0;
+    await p.all(client, classificationId, new AbortController().signal, (shown) => counts.push(shown), () => redraws++);
+    const paging = p.get(classificationId)!;
+    assert.equal(paging.rows.length, RECORDS);
+    assert.equal(new Set(paging.rows.map((r) => r.id)).size, RECORDS, 'a record came twice');
+    assert.deepEqual(
+      paging.rows.map((r) => r.title),
+      Array.from({ length: RECORDS }, (_, i) => `Paged ${String(i).padStart(4, '0')}`),
+    );
+    assert.equal(paging.nextCursor, undefined);
+    assert.ok(queries.every((q) => q.pageSize === LOAD_ALL_PAGE_SIZE && q.plain === true));
+    assert.equal(queries.length, Math.ceil((RECORDS - 10) / LOAD_ALL_PAGE_SIZE));
+    assert.deepEqual(counts, [110, 210, RECORDS]);
+    assert.equal(redraws, 1);
+  });
+
+  it('a cancelled Load All keeps what arrived and still draws it', async () => {
+    const p = pages();
+    const abort = new AbortController();
+    let redraws = 0;
+    await p.all(client, classificationId, abort.signal, () => abort.abort(), () => redraws++);
+    const paging = p.get(classificationId)!;
+    assert.equal(paging.rows.length, 10 + LOAD_ALL_PAGE_SIZE);
+    assert.ok(paging.nextCursor, 'the rest can still be loaded');
+    assert.equal(redraws, 1);
+    assert.equal(await p.more(client, classificationId), 10);
+    assert.equal(paging.rows.length, 20 + LOAD_ALL_PAGE_SIZE);
+  });
+});
