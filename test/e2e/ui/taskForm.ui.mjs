@@ -1,21 +1,13 @@
 // A person opens DAM: New Task from the palette, types an end before the begin and sees the rule's error
 // next to the end field (screenshot), corrects it, sees the computed duration, picks an assignee with the
 // keyboard and creates the task; the form shows the created task.
-import { openViewContainer } from './workbench.mjs';
+import { runCommand } from './workbench.mjs';
 
 export const title = 'task form: a bad date shows its error inline, a good task is created';
+export const workbench = 'emulator';
 
 export default async function run({ page, screenshot }) {
-  await openViewContainer(page, 'DAM');
-  await page.getByRole('button', { name: 'Start local emulator' }).click();
-  await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 180_000 });
-
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>DAM: New Task');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DAM: New Task' }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  await runCommand(page, 'DAM: New Task');
 
   const form = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await form.locator('#projectId').waitFor({ state: 'visible', timeout: 60_000 });
