@@ -53,7 +53,7 @@ export class QueryLanguage implements vscode.Disposable {
         rerun: (request) => this.runRequest(request),
       }),
     );
-    d.push(...registerQueryProviders(this.schema));
+    d.push(...registerQueryProviders(this.schema, () => this.history.recentValues()));
   }
 
   private session(): Session {
