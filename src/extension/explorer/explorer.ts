@@ -1,5 +1,6 @@
 // The DAM Explorer view: its tree, its commands, and the status line it shows while the service throttles.
 import * as vscode from 'vscode';
+import { explorerNodeArg, explorerNodesArg, stringArg } from '../commandArgs';
 import { Commands, VIEW_EXPLORER } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
@@ -42,17 +43,21 @@ export class Explorer implements vscode.Disposable {
     d.push(this.view);
     d.push(log.onDidRequest((e) => this.onRequest(e.status)));
 
+    // Run from the view's title bar these receive the selected node; only what each expects is passed on.
     registerCommand(d, log, Commands.explorerRefresh, () => this.provider.refresh());
-    registerCommand(d, log, Commands.explorerRefreshNode, (node: ExplorerNode) => this.provider.refresh(node));
-    registerCommand(d, log, Commands.explorerRetry, (node: ExplorerNode) => this.provider.retry(node));
-    registerCommand(d, log, Commands.explorerLoadMore, (node?: ExplorerNode) => this.loadMore(node));
-    registerCommand(d, log, Commands.explorerLoadAll, (node?: ExplorerNode) => this.loadAll(node));
-    registerCommand(d, log, Commands.explorerFind, (query?: string) => this.find(query));
+    registerCommand(d, log, Commands.explorerRefreshNode, (node?: unknown) => this.provider.refresh(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerRetry, (node?: unknown) => {
+      const message = explorerNodeArg(node);
+      if (message) this.provider.retry(message);
+    });
+    registerCommand(d, log, Commands.explorerLoadMore, (node?: unknown) => this.loadMore(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerLoadAll, (node?: unknown) => this.loadAll(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerFind, (query?: unknown) => this.find(stringArg(query)));
     registerCommand(d, log, Commands.explorerClearFind, () => this.provider.clearFind());
-    registerCommand(d, log, Commands.copyId, (node?: ExplorerNode, selected?: ExplorerNode[]) => this.copyIds(node, selected));
-    registerCommand(d, log, Commands.explorerCopyLink, (node?: ExplorerNode) => this.copyLink(node));
-    registerCommand(d, log, Commands.explorerOpenInWebUi, (node?: ExplorerNode) => this.openInWebUi(node));
-    registerCommand(d, log, Commands.explorerOpenPreview, (node?: ExplorerNode) => this.openPreview(node));
+    registerCommand(d, log, Commands.copyId, (node?: unknown, selected?: unknown) => this.copyIds(explorerNodeArg(node), explorerNodesArg(selected)));
+    registerCommand(d, log, Commands.explorerCopyLink, (node?: unknown) => this.copyLink(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerOpenInWebUi, (node?: unknown) => this.openInWebUi(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerOpenPreview, (node?: unknown) => this.openPreview(explorerNodeArg(node)));
   }
 
   private throttled = false;

@@ -2,10 +2,10 @@
 // view. They are thin: the client (loaded with the session) does the service work, UploadBatch the sending,
 // and the check file parser and rollup load with dist/files.js on the first publish or view read.
 import * as vscode from 'vscode';
+import { explorerNodeArg } from '../commandArgs';
 import { Commands, VIEW_CHECK_RESULTS } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
-import type { ExplorerNode } from '../explorer/nodes';
 import type { FindingDiagnostics } from '../findings/findingDiagnostics';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
@@ -139,11 +139,11 @@ export class FileCommands implements vscode.Disposable {
   private async versionOf(source: unknown, title: string): Promise<{ id: string; label: string } | undefined> {
     const client = this.connections.session?.client;
     if (!client) throw new Error('Not connected to a DAM tenant: run "DAM: Switch Connection" or "DAM: Start Local Emulator" first.');
-    const node = (isNode(source) ? source : undefined) ?? (source === undefined ? this.explorer.view.selection.find((n) => n.kind === 'version') : undefined);
+    const node = explorerNodeArg(source) ?? (source === undefined ? this.explorer.view.selection.find((n) => n.kind === 'version') : undefined);
     if (node?.kind === 'version') return { id: node.id, label: node.version.fileName ? `${node.version.fileName} (${node.id})` : node.id };
     let recordId: string | undefined;
     if (typeof source === 'string') return { id: source, label: source };
-    if (source && typeof source === 'object' && !isNode(source)) {
+    if (source && typeof source === 'object' && !explorerNodeArg(source)) {
       const a = source as PublishArgs;
       if (a.versionId) return { id: a.versionId, label: a.versionId };
       recordId = a.recordId;
@@ -175,10 +175,7 @@ export class FileCommands implements vscode.Disposable {
   }
 }
 
-function isNode(value: unknown): value is ExplorerNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string';
-}
 
 function isPublishArgs(value: unknown): value is PublishArgs {
-  return typeof value === 'object' && value !== null && !isNode(value) && !(value instanceof vscode.Uri);
+  return typeof value === 'object' && value !== null && !explorerNodeArg(value) && !(value instanceof vscode.Uri);
 }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { FieldInput } from '../../api/files';
 import type { FieldDefinition } from '../../api/schemas';
+import { explorerNodeArg } from '../commandArgs';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ExplorerProvider } from '../explorer/explorerProvider';
 import { classificationLabel, recordLabel, type ExplorerNode } from '../explorer/nodes';
@@ -58,18 +59,19 @@ export class UploadCommand {
     const client = this.client();
     let args: UploadArgs = {};
     let uris: vscode.Uri[] = [];
+    const node = explorerNodeArg(first);
     if (first instanceof vscode.Uri) {
       // Explorer context menu: the clicked resource and the whole selection.
       uris = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) && second.length ? (second as vscode.Uri[]) : [first];
-    } else if (isNode(first)) {
-      const dest = this.destinationOf(first);
+    } else if (node) {
+      const dest = this.destinationOf(node);
       if (dest?.target.kind === 'classification') args.classificationId = dest.target.classificationId;
       else if (dest?.target.kind === 'record') args.recordId = dest.target.recordId;
     } else if (first && typeof first === 'object') {
       args = first as UploadArgs;
       uris = (args.files ?? []).map((f) => (typeof f === 'string' ? vscode.Uri.file(f) : f));
     }
-    const interactive = !(first && typeof first === 'object' && !isNode(first) && !(first instanceof vscode.Uri));
+    const interactive = !(first && typeof first === 'object' && !node && !(first instanceof vscode.Uri));
 
     if (uris.length === 0) {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: true, openLabel: 'Upload to DAM', title: 'DAM: files or folders to upload' });
@@ -289,9 +291,6 @@ function progressLine(s: BatchSnapshot): string {
   return `${s.done} of ${s.files} done${failed}${current ? ` · ${current}` : ''}${rate}`;
 }
 
-function isNode(value: unknown): value is ExplorerNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string' && !(value instanceof vscode.Uri);
-}
 
 /** Files of the selection, folders walked (hidden entries and links skipped), in a stable order. */
 export async function collectFiles(paths: string[]): Promise<UploadItem[]> {
