@@ -10,6 +10,7 @@ export const Commands = {
   removeConnection: 'dam.removeConnection',
   editConnections: 'dam.editConnections',
   showLog: 'dam.showLog',
+  readAboutConnections: 'dam.readAboutConnections',
   explorerRefresh: 'dam.explorer.refresh',
   explorerRefreshNode: 'dam.explorer.refreshNode',
   explorerLoadMore: 'dam.explorer.loadMore',
@@ -49,6 +50,8 @@ export const ContextKeys = {
   connectionName: 'dam.connectionName',
   hasConnection: 'dam.hasConnection',
   emulatorRunning: 'dam.emulatorRunning',
+  /** The local emulator is on its way up (Start hides, the welcome says it is starting). */
+  emulatorStarting: 'dam.emulatorStarting',
 } as const;
 
 export const SECTION = 'dam';

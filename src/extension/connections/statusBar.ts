@@ -37,8 +37,13 @@ export class ConnectionStatusBar implements vscode.Disposable {
         break;
       }
       case 'error':
-        item.text = `$(warning) DAM: ${state.profile.name}`;
-        item.tooltip = `Not connected: ${state.message}\nClick to switch or sign in again.`;
+        if (state.reason === 'emulatorStopped') {
+          item.text = `$(debug-stop) DAM: ${state.profile.name} stopped`;
+          item.tooltip = `${state.message}\nClick to start it again or switch connection.`;
+        } else {
+          item.text = `$(warning) DAM: ${state.profile.name}`;
+          item.tooltip = `Not connected: ${state.message}\nClick to switch or sign in again.`;
+        }
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
     }
