@@ -352,7 +352,8 @@ function numberField(q: Query, key: 'limit' | 'offset', max?: number): HTMLEleme
 }
 
 function problemsView(): HTMLElement | null {
-  if (state.problems.length === 0) return h('p', { class: 'ok', role: 'status' }, 'The query is valid.');
+  // The words in the text colour (full contrast in every theme); only the check mark is green.
+  if (state.problems.length === 0) return h('p', { class: 'ok', role: 'status' }, h('span', { class: 'ok-mark', 'aria-hidden': 'true' }, '✓'), ' The query is valid.');
   return h('ul', { class: 'problems', role: 'status' }, ...state.problems.map((p) => h('li', { class: p.severity }, h('code', {}, p.code), ' ', p.message)));
 }
 

@@ -91,9 +91,12 @@ export async function clickNotificationButton(page, pattern, button) {
   await item.locator('.monaco-button', { hasText: button }).first().click();
 }
 
-/** The document of the visible webview whose tab is active (the panel's own frame inside VS Code's). */
+/**
+ * The document of the visible webview (the panel's own frame inside VS Code's). Webviews are laid over the
+ * workbench, not inside the editor part; hidden ones (retained, or a previous test's) are skipped.
+ */
 export function activeWebview(page) {
-  return page.frameLocator('.editor-instance iframe.webview.ready, .part.editor iframe.webview.ready').last().frameLocator('#active-frame');
+  return page.locator('iframe.webview.ready:visible').last().contentFrame().locator('#active-frame').contentFrame();
 }
 
 /** A row of the DAM Explorer (or another side-bar tree) by its accessible name. */
