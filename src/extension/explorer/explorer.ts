@@ -54,6 +54,10 @@ export class Explorer implements vscode.Disposable {
     registerCommand(d, log, Commands.explorerLoadAll, (node?: unknown) => this.loadAll(explorerNodeArg(node)));
     registerCommand(d, log, Commands.explorerFind, (query?: unknown) => this.find(stringArg(query)));
     registerCommand(d, log, Commands.explorerClearFind, () => this.provider.clearFind());
+    registerCommand(d, log, Commands.explorerRevealRecord, (recordId?: unknown) => {
+      const id = stringArg(recordId);
+      return id ? this.revealRecord(id) : undefined;
+    });
     registerCommand(d, log, Commands.copyId, (node?: unknown, selected?: unknown) => this.copyIds(explorerNodeArg(node), explorerNodesArg(selected)));
     registerCommand(d, log, Commands.explorerCopyLink, (node?: unknown) => this.copyLink(explorerNodeArg(node)));
     registerCommand(d, log, Commands.explorerOpenInWebUi, (node?: unknown) => this.openInWebUi(explorerNodeArg(node)));
@@ -190,12 +194,35 @@ export class Explorer implements vscode.Disposable {
   private async openPreview(node?: ExplorerNode): Promise<vscode.Uri | undefined> {
     const target = node ?? this.view.selection[0];
     let uri: vscode.Uri | undefined;
+    const title = target && this.recordTitleOf(target);
     if (target?.kind === 'record') uri = thumbnailUri(target.id, recordLabel(target.record));
-    else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `${target.id}${target.version.extension ?? ''}`);
-    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, target.rendition.name ?? `${target.id}.${target.rendition.format ?? 'bin'}`);
+    else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `version ${target.version.version ?? ''}${target.version.extension ?? ''}`, title);
+    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, target.rendition.name ?? `${target.rendition.preset ?? 'rendition'}.${target.rendition.format ?? 'bin'}`, title);
     if (!uri) return undefined;
     await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
     return uri;
+  }
+
+  /** The title of the record a node is (or lies below), for names shown instead of ids. */
+  recordTitleOf(node: ExplorerNode): string | undefined {
+    for (let n: ExplorerNode | undefined = node; n; n = this.provider.getParent(n)) if (n.kind === 'record') return recordLabel(n.record);
+    return undefined;
+  }
+
+  /**
+   * Shows a record in the tree where it lives: its classification path expanded, the page holding it
+   * loaded, the record selected (for the query results' Reveal). A record without a classification is
+   * shown under a search result instead.
+   */
+  async revealRecord(recordId: string): Promise<ExplorerNode | undefined> {
+    await vscode.commands.executeCommand(`${VIEW_EXPLORER}.focus`);
+    const node = await vscode.window.withProgress({ location: { viewId: VIEW_EXPLORER }, title: 'Revealing the record' }, () => this.provider.locateRecord(recordId));
+    if (!node) {
+      void vscode.window.showWarningMessage('DAM: that record is no longer in the tenant (it may have been deleted).');
+      return undefined;
+    }
+    await this.view.reveal(node, { select: true, focus: true, expand: false });
+    return node;
   }
 
   dispose(): void {

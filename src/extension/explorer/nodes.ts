@@ -99,3 +99,14 @@ export function classificationLabel(c: Classification): string {
 export function recordLabel(r: DamRecord): string {
   return r.title || r.id;
 }
+
+/**
+ * The words of a search that is only words (no operator, quote, parenthesis, wildcard or placeholder), or
+ * undefined: such a search is ranked by relevance, and a record titled exactly so comes first.
+ */
+export function plainWords(query: string): string | undefined {
+  const text = query.trim().replace(/\s+/g, ' ');
+  if (!text || /[=<>()"'*?@\\+]/.test(text) || /(^|\s)-/.test(text)) return undefined;
+  if (/(^|\s)(and|or|not|in|contains)(\s|$)/i.test(text)) return undefined;
+  return text;
+}

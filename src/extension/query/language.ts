@@ -46,7 +46,6 @@ export class QueryLanguage implements vscode.Disposable {
       d,
       new ResultsPanel({
         extensionUri: context.extensionUri,
-        storageUri: context.globalStorageUri,
         connections,
         log,
         exportRequest: (request, format) => this.exportRequest(request, format),

@@ -1,7 +1,7 @@
 // The light part of `.dam-query` support that lives in the main bundle: the commands, and loading the
 // language module when the first query or analytics file opens (or a command needs it).
 import * as vscode from 'vscode';
-import { numberArg, oneOf, uriArg } from '../commandArgs';
+import { numberArg, oneOf, stringArg, uriArg } from '../commandArgs';
 import { Commands, QUERY_LANGUAGE } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
@@ -26,6 +26,14 @@ export class QueryFeature implements vscode.Disposable {
       this.load().export(uriArg(uri), numberArg(offset), oneOf(format, ['csv', 'json'] as const), uriArg(file)),
     );
     registerCommand(d, log, Commands.queryRefreshSchema, () => this.load().refreshSchema());
+    // The results table's context menu passes its row's `data-vscode-context`.
+    const onResult = (action: 'reveal' | 'preview' | 'copyId') => (context?: unknown) => {
+      const id = stringArg((context as { resultId?: unknown } | undefined)?.resultId);
+      return id ? this.load().results.runAction(action, id) : undefined;
+    };
+    registerCommand(d, log, Commands.queryRevealResult, onResult('reveal'));
+    registerCommand(d, log, Commands.queryPreviewResult, onResult('preview'));
+    registerCommand(d, log, Commands.queryCopyResultId, onResult('copyId'));
     d.push(vscode.workspace.onDidOpenTextDocument((doc) => this.loadFor(doc)));
     vscode.workspace.textDocuments.forEach((doc) => this.loadFor(doc));
   }

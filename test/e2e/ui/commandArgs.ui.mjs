@@ -4,23 +4,14 @@
 // under the cursor. No error may reach the notification centre.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { notificationMessages, openFile, quickInputTitle, treeRow, waitForOutputChannel } from './workbench.mjs';
+import { notificationMessages, openFile, quickInputTitle, treeRow, viewTitleAction, waitForOutputChannel } from './workbench.mjs';
 
 export const title = 'title-bar and menu commands with a tree item selected: Find, Refresh, Switch, Connect, Log, Run';
 export const workbench = 'emulator';
 
-/** A title-bar action of the side-bar view whose header shows `view` (the header is hovered so its actions show). */
-async function viewAction(page, view, label) {
-  const header = page.locator('.part.sidebar .pane-header', { hasText: view }).first();
-  await header.hover();
-  const action = header.locator(`.action-label[aria-label^="${label}"]`).first();
-  await action.waitFor({ state: 'visible' });
-  return action;
-}
-
 /** A command of the view's "More Actions…" menu. */
 async function overflowAction(page, view, label) {
-  await (await viewAction(page, view, 'More Actions')).click();
+  await (await viewTitleAction(page, view, 'More Actions')).click();
   const item = page.locator('.monaco-menu .action-item', { hasText: label }).first();
   await item.waitFor({ state: 'visible' });
   await item.click();
@@ -35,7 +26,7 @@ async function assertNoErrors(page, when) {
 export default async function run({ page, screenshot, workspace }) {
   // A classification selected, then Find from the title bar: the search box, then the results.
   await treeRow(page, 'Products').click();
-  await (await viewAction(page, 'DAM Explorer', 'Find in DAM')).click();
+  await (await viewTitleAction(page, 'DAM Explorer', 'Find in DAM')).click();
   const findTitle = await quickInputTitle(page).catch(async () => {
     throw new Error(`Find in DAM opened no search box; notifications: ${JSON.stringify(await notificationMessages(page))}`);
   });
@@ -47,8 +38,8 @@ export default async function run({ page, screenshot, workspace }) {
 
   // A record selected: Refresh, Switch Connection, and the overflow menu's Connect and Show Log.
   await page.locator('.part.sidebar [role="treeitem"][aria-level="2"]').first().click();
-  await (await viewAction(page, 'DAM Explorer', 'Refresh')).click();
-  await (await viewAction(page, 'DAM Explorer', 'Switch Connection')).click();
+  await (await viewTitleAction(page, 'DAM Explorer', 'Refresh')).click();
+  await (await viewTitleAction(page, 'DAM Explorer', 'Switch Connection')).click();
   if (!/switch connection/i.test(await quickInputTitle(page))) throw new Error('Switch Connection opened no picker');
   await page.keyboard.press('Escape');
   await overflowAction(page, 'DAM Explorer', 'Connect to a Tenant');
@@ -56,12 +47,12 @@ export default async function run({ page, screenshot, workspace }) {
   await page.keyboard.press('Escape');
   await overflowAction(page, 'DAM Explorer', 'Show Log');
   await waitForOutputChannel(page, 'DAM');
-  await (await viewAction(page, 'Check Results', 'Refresh Check Results')).click();
+  await (await viewTitleAction(page, 'Check Results', 'Refresh Check Results')).click();
   await assertNoErrors(page, 'after the title-bar commands');
 
   // The editor title's Run (which passes the editor's resource and group) runs the query under the cursor.
   writeFileSync(join(workspace, 'two.dam-query'), '### First\n# @name First query\nContentType = Image\n\n### Second\n# @name Second query\nContentType = Video\n');
-  await openFile(page, 'two.dam-query');
+  await openFile(page, join(workspace, 'two.dam-query'));
   await page.locator('.part.editor .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+End');
   await page.locator('.part.editor .editor-actions .action-label[aria-label^="Run Query"]').first().click();

@@ -35,7 +35,7 @@ async function suggestOpens(page) {
 
 export default async function run({ page, screenshot, workspace }) {
   writeFileSync(join(workspace, 'typing.dam-query'), '### Typing\n# @name Typing\n');
-  await openFile(page, 'typing.dam-query');
+  await openFile(page, join(workspace, 'typing.dam-query'));
   await page.locator('.part.editor .monaco-editor').first().click();
   await page.keyboard.press('Control+End');
 

@@ -9,7 +9,7 @@ export const workbench = 'emulator';
 
 export default async function run({ page, screenshot, workspace }) {
   writeFileSync(join(workspace, 'images.dam-query'), '### Images\n# @name Images by title\n# @sort Title\nContentType = Image\n');
-  await openFile(page, 'images.dam-query');
+  await openFile(page, join(workspace, 'images.dam-query'));
 
   const lens = page.locator('.codelens-decoration a', { hasText: 'Run' }).first();
   await lens.waitFor({ state: 'visible', timeout: 60_000 });

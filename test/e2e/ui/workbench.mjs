@@ -46,15 +46,21 @@ export async function quickInputTitle(page) {
   return (await title.innerText()).trim();
 }
 
-/** Opens a workspace file by name through Quick Open. */
-export async function openFile(page, name) {
+/**
+ * Opens a file through Quick Open: by name (the workspace's file search), or by absolute path, which does not
+ * wait for the search to have seen a file just written.
+ */
+export async function openFile(page, nameOrPath) {
+  const name = nameOrPath.replace(/^.*\//, '');
+  // Out of any webview first (an image preview is one): its frame would keep the keys.
+  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
-  await input.fill(name);
+  await input.fill(nameOrPath);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: name.replace(/^.*\//, '') }).first().waitFor({ state: 'visible' });
+  await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ state: 'visible' });
 }
 
 /**
@@ -97,6 +103,84 @@ export async function clickNotificationButton(page, pattern, button) {
  */
 export function activeWebview(page) {
   return page.locator('iframe.webview.ready:visible').last().contentFrame().locator('#active-frame').contentFrame();
+}
+
+/** A title-bar action of the side-bar view whose header shows `view` (hovered, so its actions show). */
+export async function viewTitleAction(page, view, label) {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: view }).first();
+  await header.hover();
+  const action = header.locator(`.action-label[aria-label^="${label}"]`).first();
+  await action.waitFor({ state: 'visible' });
+  return action;
+}
+
+/** Runs Find in DAM from the DAM Explorer's title bar and waits for the results row. */
+export async function findInDam(page, text) {
+  await (await viewTitleAction(page, 'DAM Explorer', 'Find in DAM')).click();
+  await page.locator('.quick-input-widget input').fill(text);
+  await page.keyboard.press('Enter');
+  await page.locator('.part.sidebar [role="treeitem"]', { hasText: `Results for “${text}”` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** Clicks `item` in the context menu of `row`. */
+export async function contextMenu(page, row, item) {
+  const entry = page.locator('.monaco-menu .action-item', { hasText: item }).first();
+  // A hover or a focus change can swallow the first right-click: try again a few times.
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.move(0, 0);
+    await row.click({ button: 'right', position: { x: 60, y: 10 } });
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 5000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
+  await entry.hover();
+  await entry.locator('.action-menu-item').first().click();
+  // A menu that is still open did not take the click: Enter runs the entry under the pointer.
+  if (await entry.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+}
+
+/** Expands a tree row by its twistie (a click on the row itself may run its command) and waits for its children. */
+export async function expand(page, row) {
+  if ((await row.getAttribute('aria-expanded')) === 'true') return;
+  await row.locator('.monaco-tl-twistie').click();
+  await page.waitForFunction((el) => el.getAttribute('aria-expanded') === 'true', await row.elementHandle(), { timeout: 60_000 });
+  // Children are fetched on expand: wait until the row after it (by list index, not DOM order) is one level deeper.
+  const level = Number(await row.getAttribute('aria-level'));
+  const index = Number(await row.getAttribute('data-index'));
+  await page.waitForFunction(
+    ({ el, level, index }) => {
+      const next = el.parentElement?.querySelector(`[data-index="${index + 1}"]`);
+      return next && Number(next.getAttribute('aria-level')) === level + 1;
+    },
+    { el: await row.elementHandle(), level, index },
+    { timeout: 60_000 },
+  );
+}
+
+/** The tree rows of the side bar's view `view`, in list order, as { index, level, label, aria }. */
+export async function treeRows(page, view = 'DAM Explorer') {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: view }) }).first();
+  const rows = await pane.locator('[role="treeitem"]').evaluateAll((els) =>
+    els.map((el) => ({
+      index: Number(el.getAttribute('data-index')),
+      level: Number(el.getAttribute('aria-level')),
+      label: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+      aria: el.getAttribute('aria-label') ?? '',
+      expanded: el.getAttribute('aria-expanded'),
+      selected: el.getAttribute('aria-selected') === 'true',
+    })),
+  );
+  return rows.sort((a, b) => a.index - b.index);
+}
+
+/** The row of `view` at list index `index`. */
+export function rowAt(page, index, view = 'DAM Explorer') {
+  const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: view }) }).first();
+  return pane.locator(`[role="treeitem"][data-index="${index}"]`);
 }
 
 /** A row of the DAM Explorer (or another side-bar tree) by its accessible name. */
