@@ -1,7 +1,7 @@
 // A person opens the ready-made "Downloads by month" query, runs it in the analytics builder, switches the
 // result to a line chart and to bars in both themes (screenshots), then adds a dimension with the picker
 // and sees it in the file's text.
-import { pick, runCommand } from './workbench.mjs';
+import { activeWebview, pick, runCommand } from './workbench.mjs';
 
 export const title = 'analytics builder: run a ready-made query and chart it';
 export const workbench = 'emulator';
@@ -12,7 +12,7 @@ export default async function run({ page, screenshot }) {
   await pick(page, 'Downloads by month');
 
   // The builder is a webview: an outer iframe holding the panel's document in #active-frame.
-  const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const panel = activeWebview(page);
   await panel.locator('#domain').waitFor({ state: 'visible', timeout: 60_000 });
   const domain = await panel.locator('#domain').inputValue();
   if (domain !== 'Downloads') throw new Error(`the builder shows domain ${domain}, expected Downloads`);

@@ -2,7 +2,7 @@
 // the table pages by cursor as it scrolls, and the screenshots show it in the workbench's theme.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openFile } from './workbench.mjs';
+import { activeWebview, openFile } from './workbench.mjs';
 
 export const title = 'query results: run a .dam-query from its code lens and scroll through the pages';
 export const workbench = 'emulator';
@@ -15,7 +15,7 @@ export default async function run({ page, screenshot, workspace }) {
   await lens.waitFor({ state: 'visible', timeout: 60_000 });
   await lens.click();
 
-  const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const panel = activeWebview(page);
   const stats = panel.locator('.stats');
   await stats.filter({ hasText: /results · 50 loaded/ }).waitFor({ state: 'visible', timeout: 60_000 });
   const total = Number((await stats.innerText()).match(/^([\d,]+) results/)?.[1].replace(/,/g, ''));
