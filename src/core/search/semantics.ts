@@ -497,7 +497,18 @@ function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
     );
     return;
   }
-  invalid(ctx, v, `'${text}' is not a date; use ISO 8601 such as 2024-05-01 or 2024-05-01T12:00:00Z.`);
+  // A year or a year and month reads as its first day: offer that (the value keeps its quotes).
+  const partial = /^(\d{4})(?:-(\d{2}))?$/.exec(text);
+  const first = partial && (!partial[2] || (Number(partial[2]) >= 1 && Number(partial[2]) <= 12)) ? `${partial[1]}-${partial[2] ?? '01'}-01` : undefined;
+  ctx.out.push(
+    diagnostic(
+      DiagnosticCodes.InvalidValue,
+      'error',
+      `'${text}' is not a date; use ISO 8601 such as 2024-05-01 or 2024-05-01T12:00:00Z.`,
+      v.range,
+      first ? [{ title: `Write \`${first}\``, edits: [{ range: v.range, newText: quoteLike(first, v.kind === 'placeholder' ? null : v.quote) }] }] : undefined,
+    ),
+  );
 }
 
 function checkClassification(text: string, v: ScalarValue, ctx: Ctx): void {

@@ -10,7 +10,7 @@ import { CheckDecorations } from './decorations';
 import { ExplorerDragAndDrop } from './dragAndDrop';
 import { ExplorerProvider } from './explorerProvider';
 import { hrefOf } from './fileData';
-import { recordLabel, type ExplorerNode } from './nodes';
+import { recordLabel, renditionFileName, type ExplorerNode } from './nodes';
 
 const ID_KINDS: ReadonlySet<ExplorerNode['kind']> = new Set(['record', 'classification', 'file', 'version', 'rendition', 'checkResult']);
 
@@ -197,7 +197,7 @@ export class Explorer implements vscode.Disposable {
     const title = target && this.recordTitleOf(target);
     if (target?.kind === 'record') uri = thumbnailUri(target.id, recordLabel(target.record));
     else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `version ${target.version.version ?? ''}${target.version.extension ?? ''}`, title);
-    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, target.rendition.name ?? `${target.rendition.preset ?? 'rendition'}.${target.rendition.format ?? 'bin'}`, title);
+    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, renditionFileName(target.rendition), title);
     if (!uri) return undefined;
     await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
     return uri;

@@ -110,3 +110,9 @@ export function plainWords(query: string): string | undefined {
   if (/(^|\s)(and|or|not|in|contains)(\s|$)/i.test(text)) return undefined;
   return text;
 }
+
+/** A rendition's file name: its name, with its format as the extension when the name has none (`thumbnail.png`). */
+export function renditionFileName(a: Pick<AdditionalFile, 'name' | 'preset' | 'format' | 'id'>): string {
+  const name = a.name || a.preset || 'rendition';
+  return /\.\w{2,5}$/.test(name) || !a.format ? name : `${name}.${a.format.replace(/^\./, '')}`;
+}

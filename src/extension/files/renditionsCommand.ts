@@ -8,7 +8,7 @@ import type { RenditionPreset } from '../../api/schemas';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
-import type { ExplorerNode } from '../explorer/nodes';
+import { renditionFileName, type ExplorerNode } from '../explorer/nodes';
 import type { DamLog } from '../log';
 import { count } from '../plural';
 
@@ -113,7 +113,7 @@ export class RenditionsCommand {
   private async announce(made: RenditionOutcome['revealed'], presets: string[]): Promise<void> {
     const files = made.flatMap((m) => m.renditions.map((n) => ({ record: m, node: n })));
     const titles = await this.titlesOf(made.map((m) => m.recordId), new Map());
-    const nameOf = (n: ExplorerNode) => (n.kind === 'rendition' ? (n.rendition.name ?? n.rendition.preset ?? 'rendition') : '');
+    const nameOf = (n: ExplorerNode) => (n.kind === 'rendition' ? renditionFileName(n.rendition) : '');
     const perRecord = made
       .slice(0, 3)
       .map((m) => `“${titles.get(m.recordId) ?? m.recordId}”: ${m.renditions.map(nameOf).join(', ') || 'none yet'}`)

@@ -14,7 +14,7 @@ export async function openViewContainer(page, title) {
  * close unless `opensInput` says the command opens a quick input of its own.
  */
 export async function runCommand(page, title, { opensInput = false } = {}) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
+  await leaveWebviews(page);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -22,6 +22,14 @@ export async function runCommand(page, title, { opensInput = false } = {}) {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
   if (!opensInput) await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** Takes the focus out of any webview (an image preview is one too): its frame would keep the keys. */
+export async function leaveWebviews(page) {
+  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
+  await page.evaluate(() => {
+    if (document.activeElement?.tagName === 'IFRAME') document.activeElement.blur();
+  });
 }
 
 /** Clicks the quick-pick row showing `text`. */
@@ -52,8 +60,7 @@ export async function quickInputTitle(page) {
  */
 export async function openFile(page, nameOrPath) {
   const name = nameOrPath.replace(/^.*\//, '');
-  // Out of any webview first (an image preview is one): its frame would keep the keys.
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
+  await leaveWebviews(page);
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
