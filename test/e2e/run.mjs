@@ -4,8 +4,8 @@
 //
 // The UI tests run against the packaged .vsix, installed into code-server as a user installs it.
 //
-// Environment: CI=true turns a missing harness into a failure; DAM_E2E_GREP selects the tests whose
-// title contains it (UI tests also by file name); DAM_E2E_PHASES=suite or =ui runs one phase;
+// Environment: CI=true turns a missing harness into a failure; DAM_E2E_GREP (a regular expression, as
+// mocha's grep) selects the tests whose title matches (UI tests also by file name); DAM_E2E_PHASES=suite or =ui runs one phase;
 // DAM_E2E_UI_FROM=dev runs the UI tests from the project folder instead of the .vsix, DAM_E2E_VSIX=file
 // from that .vsix instead of a fresh package;
 // DAM_E2E_TIMEOUT_MS bounds the suite phase (default 10 min) and DAM_E2E_UI_TIMEOUT_MS each UI test
@@ -168,7 +168,9 @@ async function selectUiTests() {
     const mod = await import(pathToFileURL(join(UI_DIR, file)).href);
     tests.push({ file, title: mod.title ?? file, workbench: mod.workbench === 'emulator' ? 'emulator' : 'fresh', run: mod.default });
   }
-  const selected = tests.filter((t) => !grep || t.title.includes(grep) || t.file.includes(grep));
+  // A regular expression, as mocha reads its grep: `a|b` selects both.
+  const pattern = grep ? new RegExp(grep) : undefined;
+  const selected = tests.filter((t) => !pattern || pattern.test(t.title) || pattern.test(t.file));
   if (selected.length < tests.length) console.log(`DAM_E2E_GREP=${grep}: running ${selected.length} of ${tests.length} UI test(s)`);
   return selected;
 }
