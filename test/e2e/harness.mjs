@@ -485,7 +485,8 @@ export function startEmulatorProcess({ seed = 'empty', args = [], timeoutMs = 12
 export async function packageExtension(outFile, { timeoutMs = 10 * 60_000 } = {}) {
   mkdirSync(dirname(outFile), { recursive: true });
   const vsce = join(PROJECT_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', outFile], {
+  // README's images are relative and stay out of the package (.vscodeignore): no repository to point them at.
+  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', outFile], {
     cwd: PROJECT_ROOT,
     env: cleanEnv(),
     timeoutMs,
