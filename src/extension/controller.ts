@@ -67,6 +67,7 @@ export class DamController implements vscode.Disposable {
   readonly tasks: TaskCommands;
   readonly findings: FindingDiagnostics;
   readonly files: FileCommands;
+  private readonly statusBar: ConnectionStatusBar;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -84,7 +85,7 @@ export class DamController implements vscode.Disposable {
     void downloads.prune().catch((err: unknown) => this.log.warn(`Downloaded copies: ${String(err)}`));
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log, downloads));
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
-    const statusBar = track(d, new ConnectionStatusBar());
+    const statusBar = (this.statusBar = track(d, new ConnectionStatusBar()));
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
     d.push(this.emulator.onDidExitUnexpectedly((exit) => void this.onEmulatorDied(exit)));
@@ -134,9 +135,11 @@ export class DamController implements vscode.Disposable {
   startEmulator(): Promise<Session> {
     if (!this.starting) {
       void vscode.commands.executeCommand('setContext', ContextKeys.emulatorStarting, true);
+      this.statusBar.setEmulatorStarting(true);
       this.starting = this.startEmulatorOnce().finally(() => {
         this.starting = undefined;
         void vscode.commands.executeCommand('setContext', ContextKeys.emulatorStarting, false);
+        this.statusBar.setEmulatorStarting(false);
       });
     }
     return this.starting;

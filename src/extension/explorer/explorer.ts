@@ -5,7 +5,7 @@ import { Commands, VIEW_EXPLORER } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
-import { DamFileSystem, DAM_SCHEME, renditionUri, thumbnailUri, versionUri } from './damFs';
+import { DamFileSystem, DAM_SCHEME, recordUri, renditionUri, thumbnailUri, versionUri } from './damFs';
 import { CheckDecorations } from './decorations';
 import { ExplorerDragAndDrop } from './dragAndDrop';
 import { ExplorerProvider } from './explorerProvider';
@@ -195,12 +195,27 @@ export class Explorer implements vscode.Disposable {
     const target = node ?? this.view.selection[0];
     let uri: vscode.Uri | undefined;
     const title = target && this.recordTitleOf(target);
-    if (target?.kind === 'record') uri = thumbnailUri(target.id, recordLabel(target.record));
+    if (target?.kind === 'record') uri = await this.recordPreviewUri(target.id, recordLabel(target.record));
     else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `version ${target.version.version ?? ''}${target.version.extension ?? ''}`, title);
     else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, renditionFileName(target.rendition), title);
     if (!uri) return undefined;
     await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
     return uri;
+  }
+
+  /**
+   * A record's thumbnail when it has one (the file system keeps the bytes it fetched for the stat, so they are
+   * read once), else its data as JSON: a document's or a video's record has no image to show.
+   */
+  private async recordPreviewUri(recordId: string, title: string): Promise<vscode.Uri> {
+    const thumbnail = thumbnailUri(recordId, title);
+    try {
+      await this.fileSystem.stat(thumbnail);
+      return thumbnail;
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return recordUri(recordId, title);
+      throw err;
+    }
   }
 
   /** The title of the record a node is (or lies below), for names shown instead of ids. */

@@ -9,6 +9,7 @@ import type { DamClient } from '../../api/client';
 import type { FieldInput } from '../../api/files';
 import type { FieldDefinition } from '../../api/schemas';
 import { explorerNodeArg } from '../commandArgs';
+import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ExplorerProvider } from '../explorer/explorerProvider';
 import { classificationLabel, recordLabel, type ExplorerNode } from '../explorer/nodes';
@@ -149,7 +150,11 @@ export class UploadCommand {
       return;
     }
     const node = this.provider.nodeOf(`cls:${dest.target.classificationId}`);
-    if (!node) return;
+    if (!node) {
+      // The classification was never opened in the tree: show where the first new record went.
+      void vscode.commands.executeCommand(Commands.explorerRevealRecord, result.recordIds[0]).then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
+      return;
+    }
     this.provider.refresh(node);
     void this.reveal?.(node)?.then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
   }

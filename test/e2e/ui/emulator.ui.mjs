@@ -35,6 +35,7 @@ export default async function run({ page, runDir, screenshot }) {
   // The first start seeds the demo tenant: long enough to see what the welcome says meanwhile.
   await sidebar.getByText('Starting the local emulator').waitFor({ state: 'visible', timeout: 30_000 });
   if (await sidebar.getByRole('button', { name: 'Start local emulator' }).isVisible()) throw new Error('the welcome view offers to start the emulator while it starts');
+  await page.locator('.statusbar-item', { hasText: 'DAM: starting the local emulator' }).first().waitFor({ state: 'visible', timeout: 5000 });
   await screenshot('emulator-starting');
   await page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ state: 'visible', timeout: 180_000 });
   const status = page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first();

@@ -73,4 +73,12 @@ export default async function run({ page, screenshot, workspace }) {
   for (const label of below) assertNoIds('a row below the version', label);
   if (below.some((l) => /^Check /.test(l)) || !below.includes(check)) throw new Error(`the new check is not shown by its name below the version: ${JSON.stringify(below)}`);
   await screenshot('names');
+
+  // Open Preview on a document's record: its data, named after it (there is no image: the thumbnail is 404).
+  await findInDam(page, 'ContentType = Document');
+  const doc = page.locator('.part.sidebar [role="treeitem"][aria-level="2"]').filter({ has: page.locator('.codicon-file-pdf') }).first();
+  const docTitle = (await doc.locator('.label-name').innerText()).trim();
+  await contextMenu(page, doc, 'Open Preview');
+  await page.locator('.tabs-container .tab.active', { hasText: `${docTitle}.json` }).waitFor({ state: 'visible', timeout: 30_000 });
+  if (await page.getByText('An error occurred while loading the image').isVisible()) throw new Error('Open Preview showed a broken image');
 }
