@@ -29,6 +29,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   /** The record rows under the current search results, built once so every caller holds the same objects. */
   private resultRows: Extract<ExplorerNode, { kind: 'record' }>[] | undefined;
   private results: Extract<ExplorerNode, { kind: 'results' }> | undefined;
+  private searches = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -331,7 +332,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     ]);
     const first = exact?.items ?? [];
     const hits = [...first, ...page.items.filter((r) => !first.some((e) => e.id === r.id))];
-    this.results = { kind: 'results', id: 'find', parentKey: undefined, query, hits, total: page.totalCount ?? undefined };
+    // A new id per search: VS Code remembers a row's collapsed state by id, and new results should show open.
+    this.results = { kind: 'results', id: `find-${++this.searches}`, parentKey: undefined, query, hits, total: page.totalCount ?? undefined };
     this.resultRows = undefined;
     this.track([this.results]);
     this.changed.fire(undefined);

@@ -5,7 +5,7 @@
 // connections" opens the README's section (item 10), not the log.
 import { EMULATOR_CLIENT } from '../../../src/core/contract/index.ts';
 import { startEmulatorProcess } from '../harness.mjs';
-import { answer, clickNotificationButton, notificationMessages, openViewContainer, pick, runCommand, waitForNotification } from './workbench.mjs';
+import { answer, clickNotificationButton, notificationMessages, openViewContainer, pick, runCommand, openNotifications, waitForNotification } from './workbench.mjs';
 
 export const title = 'connections: steps counted truly, tested before saving, failures explained with their fixes';
 
@@ -98,7 +98,7 @@ export default async function run({ page, screenshot }) {
     await runCommand(page, 'DAM: Sign In Again');
     const gone = await waitForNotification(page, /could not connect to Team emulator/);
     if (!/Nothing answers at http:\/\/127\.0\.0\.1:\d+: is the emulator running\?/.test(gone)) throw new Error(`unexpected explanation: ${gone}`);
-    await page.locator('[id="status.notifications"]').click();
+    await openNotifications(page);
     const item = page.locator('.notifications-center .notification-list-item', { hasText: 'could not connect to Team emulator' }).first();
     const buttons = (await item.locator('.monaco-button').allInnerTexts()).map((b) => b.trim());
     await screenshot('connection-fixes');

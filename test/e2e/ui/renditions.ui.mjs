@@ -1,6 +1,6 @@
 // Create Renditions from a record's menu (issue 21, item 10): the message says what was made, of which record
 // (by title) and under which file names, with a button to open it; no maintenance job id.
-import { contextMenu, expand, treeRow, waitForNotification } from './workbench.mjs';
+import { contextMenu, expand, treeRow, openNotifications, waitForNotification } from './workbench.mjs';
 
 export const title = 'renditions: the message names the record and the files made, not the job';
 export const workbench = 'emulator';
@@ -19,11 +19,12 @@ export default async function run({ page, screenshot }) {
   const text = await waitForNotification(page, /^DAM: made /, 60_000);
   if (/\b[0-9a-f]{32}\b|job /i.test(text)) throw new Error(`the message shows the job: ${text}`);
   if (!text.includes(`“${title}”: thumbnail.png`) || !/made 1 rendition \(thumbnail\)/.test(text)) throw new Error(`the message does not say what was made of which record: ${text}`);
-  await page.locator('[id="status.notifications"]').click();
+  await openNotifications(page);
   const item = page.locator('.notifications-center .notification-list-item', { hasText: 'made' }).first();
   await item.waitFor({ state: 'visible' });
   await screenshot('renditions-made');
-  const open = item.locator('.monaco-button', { hasText: /^Open / });
+  await page.mouse.move(0, 0);
+  const open = item.locator('.monaco-button', { hasText: 'Open thumbnail.png' });
   if ((await open.count()) === 0) throw new Error('the message offers no Open');
   await open.first().click();
   await page.locator('.tabs-container .tab.active', { hasText: 'thumbnail.png' }).first().waitFor({ state: 'visible', timeout: 30_000 });

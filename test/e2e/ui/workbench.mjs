@@ -3,10 +3,12 @@
 
 /** Clicks the activity-bar icon of a view container and waits for its side bar to show. */
 export async function openViewContainer(page, title) {
-  const icon = page.locator(`.activitybar [aria-label^="${title}"]`).first();
-  // A second click on the active container's icon would hide the side bar.
-  if ((await icon.getAttribute('aria-expanded').catch(() => null)) !== 'true' || !(await page.locator('.part.sidebar').isVisible())) await icon.click();
-  await page.locator('.part.sidebar').waitFor({ state: 'visible' });
+  const sidebar = page.locator('.part.sidebar');
+  const heading = sidebar.locator('.composite.title .title-label');
+  // A click on the icon of the container already showing would hide the side bar.
+  const showing = (await sidebar.isVisible()) && ((await heading.first().textContent().catch(() => '')) ?? '').trim().startsWith(title);
+  if (!showing) await page.locator(`.activitybar [aria-label^="${title}"]`).first().click();
+  await sidebar.waitFor({ state: 'visible' });
 }
 
 /**
@@ -75,12 +77,18 @@ export async function openFile(page, nameOrPath) {
  * there; the centre is closed again afterwards.
  */
 export async function notificationMessages(page) {
-  await page.locator('[id="status.notifications"]').click();
-  const center = page.locator('.notifications-center');
-  await center.waitFor({ state: 'visible' });
+  const center = await openNotifications(page);
   const messages = await center.locator('.notification-list-item-message').allInnerTexts();
   await page.keyboard.press('Escape');
   return messages.map((m) => m.trim());
+}
+
+/** Opens the notification centre (the bell toggles it: only a closed one is clicked) and returns it. */
+export async function openNotifications(page) {
+  const center = page.locator('.notifications-center');
+  if (!(await center.isVisible())) await page.locator('[id="status.notifications"]').click();
+  await center.waitFor({ state: 'visible' });
+  return center;
 }
 
 /** Waits until a notification whose message matches `pattern` is in the centre; returns its row, opened. */
@@ -98,7 +106,7 @@ export async function waitForNotification(page, pattern, timeout = 30_000) {
 /** Clicks `button` on the notification whose message matches `pattern` (opening the centre to reach it). */
 export async function clickNotificationButton(page, pattern, button) {
   await waitForNotification(page, pattern);
-  await page.locator('[id="status.notifications"]').click();
+  await openNotifications(page);
   const item = page.locator('.notifications-center .notification-list-item').filter({ has: page.locator('.notification-list-item-message', { hasText: pattern }) }).first();
   await item.waitFor({ state: 'visible' });
   await item.locator('.monaco-button', { hasText: button }).first().click();
@@ -121,12 +129,12 @@ export async function viewTitleAction(page, view, label) {
   return action;
 }
 
-/** Runs Find in DAM from the DAM Explorer's title bar and waits for the results row. */
+/** Runs Find in DAM from the DAM Explorer's title bar and waits for the results row, open. */
 export async function findInDam(page, text) {
   await (await viewTitleAction(page, 'DAM Explorer', 'Find in DAM')).click();
   await page.locator('.quick-input-widget input').fill(text);
   await page.keyboard.press('Enter');
-  await page.locator('.part.sidebar [role="treeitem"]', { hasText: `Results for “${text}”` }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page.locator('.part.sidebar [role="treeitem"][aria-expanded="true"]', { hasText: `Results for “${text}”` }).first().waitFor({ state: 'visible', timeout: 30_000 });
 }
 
 /** Clicks `item` in the context menu of `row`. */
