@@ -54,9 +54,10 @@ export class Explorer implements vscode.Disposable {
     registerCommand(d, log, Commands.explorerLoadAll, (node?: unknown) => this.loadAll(explorerNodeArg(node)));
     registerCommand(d, log, Commands.explorerFind, (query?: unknown) => this.find(stringArg(query)));
     registerCommand(d, log, Commands.explorerClearFind, () => this.provider.clearFind());
-    registerCommand(d, log, Commands.explorerRevealRecord, (recordId?: unknown) => {
+    registerCommand(d, log, Commands.explorerRevealRecord, (recordId?: unknown, options?: unknown) => {
       const id = stringArg(recordId);
-      return id ? this.revealRecord(id) : undefined;
+      const focus = (options as { focus?: unknown } | undefined)?.focus;
+      return id ? this.revealRecord(id, { focus: typeof focus === 'boolean' ? focus : undefined }) : undefined;
     });
     registerCommand(d, log, Commands.copyId, (node?: unknown, selected?: unknown) => this.copyIds(explorerNodeArg(node), explorerNodesArg(selected)));
     registerCommand(d, log, Commands.explorerCopyLink, (node?: unknown) => this.copyLink(explorerNodeArg(node)));
@@ -226,17 +227,18 @@ export class Explorer implements vscode.Disposable {
 
   /**
    * Shows a record in the tree where it lives: its classification path expanded, the page holding it
-   * loaded, the record selected (for the query results' Reveal). A record without a classification is
-   * shown under a search result instead.
+   * loaded, the record selected (the query results' Reveal, and after an upload without taking the focus).
+   * A record without a classification is shown under a search result instead.
    */
-  async revealRecord(recordId: string): Promise<ExplorerNode | undefined> {
-    await vscode.commands.executeCommand(`${VIEW_EXPLORER}.focus`);
+  async revealRecord(recordId: string, options: { focus?: boolean } = {}): Promise<ExplorerNode | undefined> {
+    const focus = options.focus ?? true;
+    if (focus) await vscode.commands.executeCommand(`${VIEW_EXPLORER}.focus`);
     const node = await vscode.window.withProgress({ location: { viewId: VIEW_EXPLORER }, title: 'Revealing the record' }, () => this.provider.locateRecord(recordId));
     if (!node) {
       void vscode.window.showWarningMessage('DAM: that record is no longer in the tenant (it may have been deleted).');
       return undefined;
     }
-    await this.view.reveal(node, { select: true, focus: true, expand: false });
+    await this.view.reveal(node, { select: true, focus, expand: false });
     return node;
   }
 

@@ -48,7 +48,7 @@ export class FileCommands implements vscode.Disposable {
     private readonly findings?: FindingDiagnostics,
   ) {
     const d = this.disposables;
-    this.upload = new UploadCommand(connections, explorer.provider, log, (node) => explorer.view.reveal(node, { expand: true, select: false, focus: false }));
+    this.upload = new UploadCommand(connections, explorer.provider, log);
     this.renditions = new RenditionsCommand(connections, explorer, log);
     this.download = new DownloadCommand(connections, log, (source, title) => this.versionOf(source, title), findings);
     this.checkResults = new CheckResultsProvider(connections, log);

@@ -46,8 +46,6 @@ export class UploadCommand {
     private readonly connections: ConnectionManager,
     private readonly provider: ExplorerProvider,
     private readonly log: DamLog,
-    /** Shows a tree node (the DAM Explorer's reveal). */
-    private readonly reveal?: (node: ExplorerNode) => Thenable<void>,
   ) {}
 
   private client(): DamClient {
@@ -150,13 +148,9 @@ export class UploadCommand {
       return;
     }
     const node = this.provider.nodeOf(`cls:${dest.target.classificationId}`);
-    if (!node) {
-      // The classification was never opened in the tree: show where the first new record went.
-      void vscode.commands.executeCommand(Commands.explorerRevealRecord, result.recordIds[0]).then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
-      return;
-    }
-    this.provider.refresh(node);
-    void this.reveal?.(node)?.then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
+    if (node) this.provider.refresh(node);
+    // Show where the first new record landed, selected in its classification (opened if it never was).
+    void vscode.commands.executeCommand(Commands.explorerRevealRecord, result.recordIds[0], { focus: false }).then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
   }
 
   private destinationOf(node: ExplorerNode): UploadDestination | undefined {

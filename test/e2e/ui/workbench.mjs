@@ -16,10 +16,15 @@ export async function openViewContainer(page, title) {
  * close unless `opensInput` says the command opens a quick input of its own.
  */
 export async function runCommand(page, title, { opensInput = false } = {}) {
-  await leaveWebviews(page);
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
+  // A webview that still had the keys swallows F1: take the focus back and press it again.
+  for (let attempt = 1; ; attempt++) {
+    await leaveWebviews(page);
+    await page.keyboard.press('F1');
+    if (await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) break;
+    if (attempt === 3) await input.waitFor({ state: 'visible', timeout: 1000 });
+    await page.keyboard.press('Escape');
+  }
   await input.fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ state: 'visible' });
   await page.keyboard.press('Enter');
@@ -86,8 +91,13 @@ export async function notificationMessages(page) {
 /** Opens the notification centre (the bell toggles it: only a closed one is clicked) and returns it. */
 export async function openNotifications(page) {
   const center = page.locator('.notifications-center');
-  if (!(await center.isVisible())) await page.locator('[id="status.notifications"]').click();
-  await center.waitFor({ state: 'visible' });
+  for (let attempt = 1; !(await center.isVisible()); attempt++) {
+    // The bell's own hover ("1 New Notification") can sit over it and take the click: move away first.
+    await page.mouse.move(0, 0);
+    await page.locator('[id="status.notifications"]').click();
+    if (await center.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
+    if (attempt === 3) await center.waitFor({ state: 'visible', timeout: 1000 });
+  }
   return center;
 }
 
