@@ -239,6 +239,9 @@ export async function connectToLocalEmulator(page) {
  */
 export async function resetWorkbench(page) {
   for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
+  // An open notification centre (or a hover over the bell) is closed from the bell itself.
+  await page.mouse.move(0, 0);
+  if (await page.locator('.notifications-center').isVisible()) await page.locator('[id="status.notifications"]').click();
   await runCommand(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: /Don.t Save/ });
   for (let i = 0; i < 10 && (await dontSave.first().isVisible().catch(() => false)); i++) {
