@@ -10,6 +10,7 @@ export const Commands = {
   removeConnection: 'dam.removeConnection',
   editConnections: 'dam.editConnections',
   showLog: 'dam.showLog',
+  readAboutConnections: 'dam.readAboutConnections',
   explorerRefresh: 'dam.explorer.refresh',
   explorerRefreshNode: 'dam.explorer.refreshNode',
   explorerLoadMore: 'dam.explorer.loadMore',
@@ -17,6 +18,7 @@ export const Commands = {
   explorerRetry: 'dam.explorer.retry',
   explorerFind: 'dam.explorer.find',
   explorerClearFind: 'dam.explorer.clearFind',
+  explorerRevealRecord: 'dam.explorer.revealRecord',
   copyId: 'dam.copyId',
   explorerCopyLink: 'dam.explorer.copyLink',
   explorerOpenInWebUi: 'dam.explorer.openInWebUi',
@@ -27,6 +29,9 @@ export const Commands = {
   queryHistory: 'dam.query.history',
   queryExport: 'dam.query.export',
   queryRefreshSchema: 'dam.query.refreshSchema',
+  queryRevealResult: 'dam.query.revealResult',
+  queryPreviewResult: 'dam.query.previewResult',
+  queryCopyResultId: 'dam.query.copyResultId',
   tasksCreate: 'dam.tasks.create',
   tasksDelegate: 'dam.tasks.delegate',
   tasksAttach: 'dam.tasks.attach',
@@ -66,6 +71,8 @@ export const ContextKeys = {
   inspectorHasTarget: 'dam.inspector.hasTarget',
   /** The Emulator Requests view shows a subset. */
   inspectorFiltered: 'dam.inspector.filtered',
+  /** The local emulator is on its way up (Start hides, the welcome says it is starting). */
+  emulatorStarting: 'dam.emulatorStarting',
 } as const;
 
 export const SECTION = 'dam';

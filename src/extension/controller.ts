@@ -3,12 +3,14 @@ import * as vscode from 'vscode';
 import { EMULATOR_CLIENT, emulatorProfile } from '../api/endpoints';
 import { Commands, ContextKeys, SECTION } from './commandIds';
 import { AuthUriHandler } from './connections/authUriHandler';
-import { ConnectionManager } from './connections/connectionManager';
 import { ProfileStore } from './connections/profileStore';
 import { ConnectionStatusBar } from './connections/statusBar';
 import type { Session } from './connections/session';
-import { EmulatorProcess } from './emulator/emulatorProcess';
 import { registerStateCommands } from './emulator/stateCommands';
+import { ConnectionError, ConnectionManager } from './connections/connectionManager';
+import type { WizardStart } from './connections/connectWizard';
+import type { FailureReason } from './connections/failure';
+import { EmulatorProcess, type EmulatorExit } from './emulator/emulatorProcess';
 import { Explorer } from './explorer/explorer';
 import { QueryFeature } from './query/queryFeature';
 import { AnalyticsEditors } from './analytics/analyticsEditors';
@@ -21,6 +23,9 @@ import { DamLog } from './log';
 import { registerCommand } from './registration';
 
 export const EMULATOR_PROFILE_ID = 'emulator';
+
+/** Failures after which signing in again asks for the secret or password instead of sending it again. */
+const ASK_AGAIN: ReadonlySet<FailureReason | undefined> = new Set(['secret', 'password']);
 
 /** What `activate` returns: the parts other extensions and the test suite may read. */
 export interface DamApi {
@@ -67,6 +72,7 @@ export class DamController implements vscode.Disposable {
   readonly findings: FindingDiagnostics;
   readonly files: FileCommands;
   readonly inspector: InspectorFeature;
+  private readonly statusBar: ConnectionStatusBar;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
@@ -85,9 +91,10 @@ export class DamController implements vscode.Disposable {
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log, downloads));
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
     this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
-    const statusBar = track(d, new ConnectionStatusBar());
+    const statusBar = (this.statusBar = track(d, new ConnectionStatusBar()));
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
+    d.push(this.emulator.onDidExitUnexpectedly((exit) => void this.onEmulatorDied(exit)));
     void vscode.commands.executeCommand('setContext', ContextKeys.state, 'disconnected');
     this.registerCommands();
     this.restoreConnection();
@@ -105,6 +112,7 @@ export class DamController implements vscode.Disposable {
     registerCommand(d, this.log, Commands.editConnections, () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.connections`));
     registerCommand(d, this.log, Commands.showLog, () => this.log.show());
     registerStateCommands(d, this.log, () => this.connections.activeProfile()?.endpoints.base ?? this.emulator.url);
+    registerCommand(d, this.log, Commands.readAboutConnections, () => this.readAboutConnections());
   }
 
   /** Reconnects to the profile that was active last time, without prompting. */
@@ -115,11 +123,36 @@ export class DamController implements vscode.Disposable {
       if (autoStart) void this.startEmulator().catch((err) => this.log.warn(`Emulator auto-start failed: ${String(err)}`));
       return;
     }
-    if (id) void this.connections.connect(id, { interactive: false }).catch(() => undefined);
+    if (id) {
+      void this.connections.connect(id, { interactive: false }).catch((err: unknown) => {
+        if (err instanceof ConnectionError) void this.offerFixes(err);
+      });
+    }
   }
 
-  /** Starts the emulator child process and connects to it with the contract's credentials. */
-  async startEmulator(): Promise<Session> {
+  /** The README's section on connections, in the Markdown preview. */
+  private async readAboutConnections(): Promise<void> {
+    const readme = vscode.Uri.joinPath(this.context.extensionUri, 'README.md');
+    await vscode.commands.executeCommand('markdown.showPreview', readme.with({ fragment: 'connections' }));
+  }
+
+  private starting: Promise<Session> | undefined;
+
+  /** Starts the emulator child process and connects to it with the contract's credentials; a second call while it starts waits for the first. */
+  startEmulator(): Promise<Session> {
+    if (!this.starting) {
+      void vscode.commands.executeCommand('setContext', ContextKeys.emulatorStarting, true);
+      this.statusBar.setEmulatorStarting(true);
+      this.starting = this.startEmulatorOnce().finally(() => {
+        this.starting = undefined;
+        void vscode.commands.executeCommand('setContext', ContextKeys.emulatorStarting, false);
+        this.statusBar.setEmulatorStarting(false);
+      });
+    }
+    return this.starting;
+  }
+
+  private async startEmulatorOnce(): Promise<Session> {
     const config = vscode.workspace.getConfiguration(SECTION);
     const dataDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator').fsPath;
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator'));
@@ -145,24 +178,85 @@ export class DamController implements vscode.Disposable {
       void this.profiles.setSecrets(EMULATOR_PROFILE_ID, { clientSecret: EMULATOR_CLIENT.clientSecret });
     } else {
       this.profiles.setEphemeral(undefined, EMULATOR_PROFILE_ID);
-      if (this.connections.activeProfile()?.id === EMULATOR_PROFILE_ID) this.connections.disconnect();
+      // A stop that was asked for disconnects; one that was not has already been marked as failed.
+      const state = this.connections.state;
+      if (state.kind !== 'error' && this.connections.activeProfile()?.id === EMULATOR_PROFILE_ID) this.connections.disconnect();
     }
   }
 
-  private async addConnection(): Promise<Session> {
-    const { runConnectWizard } = await import('./connections/connectWizard.js');
-    const { profile, secrets } = await runConnectWizard(new Set((await this.profiles.list()).map((p) => p.id)));
-    await this.profiles.save(profile);
-    await this.profiles.setSecrets(profile.id, secrets);
-    return this.connectWithProgress(profile.id);
+  /** The emulator went away on its own: the status bar says it stopped, and a notification says how, with Restart. */
+  private async onEmulatorDied(exit: EmulatorExit): Promise<void> {
+    const how = exit.signal ? `it was killed (${exit.signal})` : `it exited with code ${exit.code}`;
+    const message = `The local emulator stopped unexpectedly: ${how}.`;
+    this.connections.fail(EMULATOR_PROFILE_ID, message, 'emulatorStopped');
+    const last = exit.lastLines.slice(-3).join(' ⏎ ');
+    this.log.error(`${message}${exit.lastLines.length ? ` Its last output:\n${exit.lastLines.join('\n')}` : ''}`);
+    const choice = await vscode.window.showErrorMessage(`DAM: ${message}${last ? ` Its last output: ${last}` : ''}`, 'Restart', 'Show Log');
+    if (choice === 'Restart') await this.startEmulator().catch((err: unknown) => void vscode.window.showErrorMessage(`DAM: the emulator did not restart: ${err instanceof Error ? err.message : String(err)}`));
+    else if (choice === 'Show Log') this.log.show();
   }
 
-  private async connectWithProgress(id: string): Promise<Session> {
+  /**
+   * The connect wizard, then a test of the connection under a cancellable progress before anything is
+   * saved. A failure says in words what went wrong and offers to edit the answers or try again.
+   */
+  async addConnection(start: WizardStart = {}): Promise<Session | undefined> {
+    const { runConnectWizard } = await import('./connections/connectWizard.js');
+    let answers = await runConnectWizard(new Set((await this.profiles.list()).map((p) => p.id)), start);
+    for (;;) {
+      const { profile } = answers;
+      // Editing a saved profile: a secret left empty keeps the stored one.
+      const secrets = start.editing ? { ...(await this.profiles.getSecrets(profile.id)), ...answers.secrets } : answers.secrets;
+      try {
+        const session = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `DAM: testing the connection to ${profile.name}…`, cancellable: true },
+          (_progress, token) => this.connections.connectNew(profile, secrets, { token }),
+        );
+        vscode.window.setStatusBarMessage(`DAM: connected to ${profile.name}`, 5000);
+        return session;
+      } catch (err) {
+        if (!(err instanceof ConnectionError)) throw err;
+        const choice = await vscode.window.showErrorMessage(
+          `DAM: could not connect to ${profile.name}. ${err.message} Nothing was saved.`,
+          'Edit…',
+          'Try Again',
+        );
+        if (choice === 'Edit…') answers = await runConnectWizard(new Set((await this.profiles.list()).map((p) => p.id)), { ...start, previous: answers });
+        else if (choice !== 'Try Again') return undefined;
+      }
+    }
+  }
+
+  /** Connects to a saved profile under a cancellable progress; a failure is explained and offers its fixes. */
+  private async connectWithProgress(id: string, options: { askSecrets?: boolean } = {}): Promise<Session | undefined> {
     const profile = await this.profiles.get(id);
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `DAM: connecting to ${profile?.name ?? id}`, cancellable: true },
-      (_progress, token) => this.connections.connect(id, { interactive: true, token }),
-    );
+    try {
+      return await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `DAM: connecting to ${profile?.name ?? id}`, cancellable: true },
+        (_progress, token) => this.connections.connect(id, { interactive: true, askSecrets: options.askSecrets, token }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConnectionError)) throw err;
+      void this.offerFixes(err);
+      return undefined;
+    }
+  }
+
+  /** Says why a saved connection failed and offers what can fix it: edit it, sign in again, or remove it. */
+  private async offerFixes(err: ConnectionError): Promise<void> {
+    const { profile, failure } = err;
+    const actions = profile.kind === 'emulator' ? ['Sign In Again'] : ['Edit…', 'Sign In Again', 'Remove…'];
+    const choice = await vscode.window.showErrorMessage(`DAM: could not connect to ${profile.name}. ${failure.message}`, ...actions);
+    if (choice === 'Edit…') await this.editConnection(profile.id);
+    else if (choice === 'Sign In Again') await this.connectWithProgress(profile.id, { askSecrets: ASK_AGAIN.has(failure.reason) });
+    else if (choice === 'Remove…') await this.removeConnection(profile.id);
+  }
+
+  /** The wizard again, starting from a saved profile's answers; the result replaces it. */
+  private async editConnection(id: string): Promise<Session | undefined> {
+    const profile = await this.profiles.get(id);
+    if (!profile) return undefined;
+    return this.addConnection({ previous: { profile, secrets: {} }, editing: true });
   }
 
   private async switchConnection(): Promise<Session | undefined> {
@@ -174,7 +268,7 @@ export class DamController implements vscode.Disposable {
       detail: `${p.flow} · client ${p.clientId}`,
       run: () => this.connectWithProgress(p.id),
     }));
-    if (!this.emulator.running) items.push({ label: '$(play) Start local emulator', description: 'demo tenant, no account needed', run: () => this.startEmulator() });
+    if (!this.emulator.running && !this.starting) items.push({ label: '$(play) Start local emulator', description: 'demo tenant, no account needed', run: () => this.startEmulator() });
     items.push({ label: '$(add) Connect to a tenant…', run: () => this.addConnection() });
     const pick = await vscode.window.showQuickPick(items, { title: 'DAM: switch connection', placeHolder: 'Choose the connection to use' });
     return pick?.run();
@@ -183,19 +277,29 @@ export class DamController implements vscode.Disposable {
   private async signIn(): Promise<Session | undefined> {
     const profile = this.connections.activeProfile() ?? (this.profiles.activeId ? await this.profiles.get(this.profiles.activeId) : undefined);
     if (!profile) return this.switchConnection();
-    return this.connectWithProgress(profile.id);
+    // After the server refused the secret, signing in again asks for it rather than sending it once more.
+    const state = this.connections.state;
+    const askSecrets = state.kind === 'error' && state.profile.id === profile.id && ASK_AGAIN.has(state.reason);
+    return this.connectWithProgress(profile.id, { askSecrets });
   }
 
-  private async removeConnection(): Promise<void> {
+  private async removeConnection(id?: string): Promise<void> {
     const saved = (await this.profiles.list()).filter((p) => p.kind !== 'emulator');
-    const pick = await vscode.window.showQuickPick(
-      saved.map((p) => ({ label: p.name, description: p.endpoints.core, id: p.id })),
-      { title: 'DAM: remove connection', placeHolder: 'The profile and its secrets are removed' },
-    );
-    if (!pick) return;
-    if (this.connections.activeProfile()?.id === pick.id) this.connections.disconnect();
-    await this.profiles.remove(pick.id);
-    this.log.info(`Removed connection ${pick.label}`);
+    let target = id ? saved.find((p) => p.id === id) : undefined;
+    if (id && target) {
+      const confirm = await vscode.window.showWarningMessage(`Remove the connection ${target.name} and its secrets?`, { modal: true }, 'Remove');
+      if (confirm !== 'Remove') return;
+    } else {
+      const pick = await vscode.window.showQuickPick(
+        saved.map((p) => ({ label: p.name, description: p.endpoints.core, id: p.id })),
+        { title: 'DAM: remove connection', placeHolder: 'The profile and its secrets are removed' },
+      );
+      target = pick && saved.find((p) => p.id === pick.id);
+    }
+    if (!target) return;
+    if (this.connections.activeProfile()?.id === target.id) this.connections.disconnect();
+    await this.profiles.remove(target.id);
+    this.log.info(`Removed connection ${target.name}`);
   }
 
   api(timings: ActivationTimings): DamApi {

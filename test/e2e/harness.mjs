@@ -1,6 +1,7 @@
 // The real-VS-Code harness: installs code-server (under Node 24, both from the npm registry) into a
 // cached folder, starts it with a project as the extension under development, and drives Debian's
-// Chromium through playwright-core. Used by test/e2e/run.mjs and reusable by benchmarks.
+// Chromium through playwright-core. Used by test/e2e/run.mjs (run through tsx, so it reads the emulator
+// contract from its TypeScript source) and reusable by benchmarks.
 /* global AbortSignal */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
+import { parseListening } from '../../src/core/contract/index.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const HARNESS_DIR = join(PROJECT_ROOT, 'test', '.harness');
@@ -99,9 +101,12 @@ function cleanEnv(extra = {}) {
   return { ...env, ...extra };
 }
 
-function run(command, args, { cwd, env, timeoutMs }) {
+/** Runs a command to its end; `quiet` keeps its output and shows it only when it fails. */
+function run(command, args, { cwd, env, timeoutMs, quiet = false }) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'], detached: true });
+    let output = '';
+    if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
     const timer = setTimeout(() => {
       killGroup(child.pid, 'SIGKILL');
       reject(new Error(`${command} ${args.join(' ')} timed out after ${Math.round(timeoutMs / 1000)} s`));
@@ -113,7 +118,7 @@ function run(command, args, { cwd, env, timeoutMs }) {
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolvePromise();
-      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
+      else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`})${output ? `\n${output}` : ''}`));
     });
   });
 }
@@ -285,7 +290,9 @@ function workbenchEnv(runDir, extra) {
  *
  * - `workspace`: folder to open (default: an empty folder in the private run dir).
  * - `extensionDevelopmentPaths`: absolute folders loaded as extensions under development
- *   (default: the project itself).
+ *   (default: the project itself, unless `extensionsDir` is given).
+ * - `extensionsDir`: a folder of installed extensions (see `installVsix`) used instead of a fresh
+ *   empty one; with it, no development path is loaded unless `extensionDevelopmentPaths` says so.
  * - `extensionTestsPath`: absolute path of a compiled test runner; the extension host loads it and
  *   the returned `testsExitCode` settles with its exit code.
  * - `env`: extra environment for code-server and so for the extension host.
@@ -309,7 +316,8 @@ export async function startWorkbench(options = {}) {
   }
   const workspace = options.workspace ?? join(runDir, 'workspace');
   mkdirSync(workspace, { recursive: true });
-  const devPaths = options.extensionDevelopmentPaths ?? [PROJECT_ROOT];
+  const devPaths = options.extensionDevelopmentPaths ?? (options.extensionsDir ? [] : [PROJECT_ROOT]);
+  const extensionsDir = options.extensionsDir ?? join(runDir, 'extensions');
   writeFileSync(
     join(runDir, 'user-data', 'User', 'settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2),
@@ -331,7 +339,7 @@ export async function startWorkbench(options = {}) {
       '--disable-workspace-trust',
       '--disable-getting-started-override',
       '--user-data-dir', join(runDir, 'user-data'),
-      '--extensions-dir', join(runDir, 'extensions'),
+      '--extensions-dir', extensionsDir,
       '--config', configFile,
       '--vscode-option', 'enable-smoke-test-driver',
       workspace,
@@ -428,6 +436,82 @@ export async function startWorkbench(options = {}) {
     await stop();
     if (tail.trim()) error.message += `\n--- code-server output (tail) ---\n${tail}`;
     throw error;
+  }
+}
+
+/**
+ * Starts the bundled emulator (dist/emulator.js, as users run it) on a free loopback port, with its data in
+ * a temporary folder. Resolves once it prints its ready line with `{ url, stop() }`; `stop()` kills it and
+ * removes the folder. For UI tests that need an emulator of their own, beside the one the extension starts.
+ */
+export function startEmulatorProcess({ seed = 'empty', args = [], timeoutMs = 120_000 } = {}) {
+  const data = mkdtempSync(join(tmpdir(), 'dame2e-emu-'));
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'emulator.js'), '--port', '0', '--data', data, '--seed', seed, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await withTimeout(exited, 10_000, 'stopping the emulator').catch(() => child.kill('SIGKILL'));
+    }
+    rmSync(data, { recursive: true, force: true });
+  };
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    const fail = (error) => {
+      clearTimeout(timer);
+      void stop();
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error(`the emulator did not start within ${timeoutMs / 1000} s:\n${out}`)), timeoutMs);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const url = parseListening(out);
+      if (url) {
+        clearTimeout(timer);
+        resolvePromise({ url, child, stop });
+      }
+    });
+    child.stderr.on('data', (chunk) => (out += chunk));
+    child.once('exit', (code, signal) => fail(new Error(`the emulator exited (${signal ?? `code ${code}`}) before it was ready:\n${out}`)));
+  });
+}
+
+/**
+ * Packages the extension as a user gets it (`vsce package`, whose prepublish step is the production build)
+ * into `outFile`. Leaves dist/ holding the production build.
+ */
+export async function packageExtension(outFile, { timeoutMs = 10 * 60_000 } = {}) {
+  mkdirSync(dirname(outFile), { recursive: true });
+  const vsce = join(PROJECT_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  // README's images are relative and stay out of the package (.vscodeignore): no repository to point them at.
+  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', outFile], {
+    cwd: PROJECT_ROOT,
+    env: cleanEnv(),
+    timeoutMs,
+    quiet: true,
+  });
+  return outFile;
+}
+
+/**
+ * Installs a packaged extension into `extensionsDir` the way a user does (`code-server --install-extension`),
+ * so workbenches started with that folder run the .vsix rather than the project's sources.
+ */
+export async function installVsix(vsixPath, extensionsDir, { timeoutMs = 120_000 } = {}) {
+  const { codeServerEntry, nodeBinDir } = await ensureHarness();
+  mkdirSync(extensionsDir, { recursive: true });
+  // A private home for the one-off CLI run: it must not touch the user's code-server config.
+  const home = mkdtempSync(join(tmpdir().length > 20 ? '/tmp' : tmpdir(), 'damvsix-'));
+  try {
+    await run(
+      join(nodeBinDir, 'node'),
+      [codeServerEntry, '--install-extension', resolve(vsixPath), '--extensions-dir', extensionsDir, '--user-data-dir', join(home, 'user-data'), '--force'],
+      { cwd: home, env: workbenchEnv(home, {}), timeoutMs, quiet: true },
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 }
 

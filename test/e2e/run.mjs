@@ -2,13 +2,18 @@
 // runs it inside a real VS Code (code-server through the harness, or @vscode/test-electron when
 // DAM_E2E_RUNNER=electron), then runs the Playwright UI tests in test/e2e/ui/.
 //
-// Environment: CI=true turns a missing harness into a failure; DAM_E2E_GREP selects the tests whose
-// title contains it (UI tests also by file name); DAM_E2E_TIMEOUT_MS bounds each phase (default
-// 10 min); DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium; every DAM_*
-// variable reaches the extension host.
+// The UI tests run against the packaged .vsix, installed into code-server as a user installs it.
+//
+// Environment: CI=true turns a missing harness into a failure; DAM_E2E_GREP (a regular expression, as
+// mocha's grep) selects the tests whose title matches (UI tests also by file name); DAM_E2E_PHASES=suite or =ui runs one phase;
+// DAM_E2E_UI_FROM=dev runs the UI tests from the project folder instead of the .vsix, DAM_E2E_VSIX=file
+// from that .vsix instead of a fresh package;
+// DAM_E2E_TIMEOUT_MS bounds the suite phase (default 10 min) and DAM_E2E_UI_TIMEOUT_MS each UI test
+// (default 4 min); DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium;
+// every DAM_* variable reaches the extension host.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import {
@@ -18,17 +23,25 @@ import {
   ensureHarness,
   findChromium,
   harnessReady,
+  installVsix,
   missingInstallPrerequisites,
+  packageExtension,
   startWorkbench,
   withTimeout,
 } from './harness.mjs';
+import { connectToLocalEmulator, resetWorkbench } from './ui/workbench.mjs';
 
 const SUITE_SRC = join(PROJECT_ROOT, 'test', 'e2e', 'suite');
 // One folder per run: another engineer's run may be loading its suite from out/e2e at the same time.
 const SUITE_OUT_BASE = join(PROJECT_ROOT, 'out', 'e2e');
 const SUITE_OUT = join(SUITE_OUT_BASE, `suite-${process.pid}`);
+// The packaged extension and its install folder for the UI tests, per run as well.
+const RUN_OUT = join(SUITE_OUT_BASE, `run-${process.pid}`);
 const UI_DIR = join(PROJECT_ROOT, 'test', 'e2e', 'ui');
 const PHASE_TIMEOUT_MS = Number(process.env.DAM_E2E_TIMEOUT_MS ?? 10 * 60_000);
+const UI_TEST_TIMEOUT_MS = Number(process.env.DAM_E2E_UI_TIMEOUT_MS ?? 4 * 60_000);
+// Which phases run: `suite` (mocha in the extension host), `ui` (Playwright), or both (default).
+const PHASES = new Set((process.env.DAM_E2E_PHASES || 'suite,ui').split(',').map((p) => p.trim()));
 const isCI = process.env.CI === 'true' || process.env.CI === '1';
 const grep = process.env.DAM_E2E_GREP || '';
 
@@ -58,7 +71,7 @@ async function compileSuite() {
     target: 'node20',
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
-    // As esbuild.mjs: jsonc-parser's UMD `main` has requires esbuild cannot follow.
+    // As esbuild.mjs: jsonc-parser's UMD `main` requires siblings esbuild cannot follow; its ES module build bundles.
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
@@ -69,7 +82,7 @@ async function compileSuite() {
 function removeDeadRunsSuites() {
   if (!existsSync(SUITE_OUT_BASE)) return;
   for (const name of readdirSync(SUITE_OUT_BASE)) {
-    const pid = Number(/^suite-(\d+)$/.exec(name)?.[1]);
+    const pid = Number(/^(?:suite|run)-(\d+)$/.exec(name)?.[1]);
     if (!pid) continue;
     try {
       process.kill(pid, 0);
@@ -148,35 +161,121 @@ async function runSuiteInCodeServer(extensionTestsPath) {
   }
 }
 
-/**
- * Phase 2: each test/e2e/ui/*.ui.mjs gets a fresh workbench. A UI test module exports `title` and a
- * default async function receiving the workbench ({ page, screenshot, workspace, ... }).
- */
-async function runUiTests() {
+/** The UI tests of test/e2e/ui selected by DAM_E2E_GREP (by title, like mocha's grep, or by file name). */
+async function selectUiTests() {
   const tests = [];
   for (const file of readdirSync(UI_DIR).filter((f) => f.endsWith('.ui.mjs')).sort()) {
     const mod = await import(pathToFileURL(join(UI_DIR, file)).href);
-    tests.push({ file, title: mod.title ?? file, run: mod.default });
+    tests.push({ file, title: mod.title ?? file, workbench: mod.workbench === 'emulator' ? 'emulator' : 'fresh', run: mod.default });
   }
-  // Like mocha's grep: a UI test is selected by its title (or its file name).
-  const selected = tests.filter((t) => !grep || t.title.includes(grep) || t.file.includes(grep));
+  // A regular expression, as mocha reads its grep: `a|b` selects both.
+  const pattern = grep ? new RegExp(grep) : undefined;
+  const selected = tests.filter((t) => !pattern || pattern.test(t.title) || pattern.test(t.file));
   if (selected.length < tests.length) console.log(`DAM_E2E_GREP=${grep}: running ${selected.length} of ${tests.length} UI test(s)`);
+  return selected;
+}
+
+/**
+ * Where the UI tests' workbenches load the extension from: the packaged .vsix installed as a user installs
+ * it (default), or the project folder as the extension under development (DAM_E2E_UI_FROM=dev, quicker
+ * while working on a test).
+ */
+async function uiExtension() {
+  if (process.env.DAM_E2E_UI_FROM === 'dev') {
+    console.log('extension: the project folder (DAM_E2E_UI_FROM=dev)');
+    return {};
+  }
+  const started = Date.now();
+  const given = process.env.DAM_E2E_VSIX;
+  const vsix = given ? resolve(given) : await packageExtension(join(RUN_OUT, 'dam-workbench.vsix'));
+  const extensionsDir = join(RUN_OUT, 'extensions');
+  await installVsix(vsix, extensionsDir);
+  console.log(`extension: ${relative(PROJECT_ROOT, vsix)} ${given ? '(DAM_E2E_VSIX)' : 'packaged and'} installed with code-server --install-extension (${seconds(started)})`);
+  return { extensionsDir };
+}
+
+/** Failure report of one UI test: its stack, and a screenshot of the workbench as it was. */
+async function reportFailure(test, started, error, workbench) {
+  const shot = workbench ? await workbench.screenshot(`${test.file.replace(/\.ui\.mjs$/, '')}-failure`).catch(() => null) : null;
+  console.error(`  ✖ ${test.title} (${test.file}, ${seconds(started)})\n    ${String(error.stack ?? error).split('\n').join('\n    ')}`);
+  if (shot) console.error(`    screenshot: ${relative(PROJECT_ROOT, shot)}`);
+}
+
+/**
+ * Phase 2: the Playwright UI tests. A UI test module exports `title`, a default async function receiving
+ * the workbench ({ page, screenshot, workspace, ... }), and optionally `workbench = 'emulator'`: such tests
+ * share one workbench in which the local emulator was started from the welcome view, each starting where
+ * `resetWorkbench` leaves it (after a failure the rest get a new one). Every other test gets a fresh
+ * workbench with nothing connected.
+ */
+async function runUiTests() {
+  const selected = await selectUiTests();
+  if (selected.length === 0) return { total: 0, failed: 0 };
+  const extension = await uiExtension();
+  const start = () => startWorkbench({ ...extension, env: { DAM_E2E: '1' } });
   let failed = 0;
-  for (const { file, title, run } of selected) {
+  const attempt = async (test, workbench) => {
+    const started = Date.now();
+    try {
+      await withTimeout(test.run(workbench), UI_TEST_TIMEOUT_MS, test.title);
+      console.log(`  ✔ ${test.title} (${test.file}, ${seconds(started)})`);
+      return true;
+    } catch (error) {
+      failed++;
+      await reportFailure(test, started, error, workbench);
+      return false;
+    }
+  };
+
+  for (const test of selected.filter((t) => t.workbench === 'fresh')) {
     const started = Date.now();
     let workbench;
     try {
-      workbench = await startWorkbench({ env: { DAM_E2E: '1' } });
-      await withTimeout(run(workbench), PHASE_TIMEOUT_MS, title);
-      console.log(`  ✔ ${title} (${file}, ${seconds(started)})`);
+      workbench = await start();
     } catch (error) {
       failed++;
-      const shot = workbench ? await workbench.screenshot(`${file.replace(/\.ui\.mjs$/, '')}-failure`).catch(() => null) : null;
-      console.error(`  ✖ ${title} (${file}, ${seconds(started)})\n    ${String(error.stack ?? error).split('\n').join('\n    ')}`);
-      if (shot) console.error(`    screenshot: ${relative(PROJECT_ROOT, shot)}`);
-    } finally {
-      await workbench?.stop();
+      await reportFailure(test, started, error, undefined);
+      continue;
     }
+    try {
+      await attempt(test, workbench);
+    } finally {
+      await workbench.stop();
+    }
+  }
+
+  const shared = selected.filter((t) => t.workbench === 'emulator');
+  let workbench;
+  try {
+    for (const test of shared) {
+      if (!workbench) {
+        const started = Date.now();
+        try {
+          workbench = await start();
+          await withTimeout(connectToLocalEmulator(workbench.page), UI_TEST_TIMEOUT_MS, 'starting the local emulator from the welcome view');
+          console.log(`  (shared workbench with the local emulator ready in ${seconds(started)})`);
+        } catch (error) {
+          failed++;
+          await reportFailure(test, started, error, workbench);
+          await workbench?.stop();
+          workbench = undefined;
+          continue;
+        }
+      }
+      if (!(await attempt(test, workbench))) {
+        // What the failed test left open could fail the next one: they get a new workbench.
+        await workbench.stop();
+        workbench = undefined;
+        continue;
+      }
+      await withTimeout(resetWorkbench(workbench.page), 60_000, 'resetting the workbench').catch(async (error) => {
+        console.error(`    (could not reset the workbench after ${test.file}: ${error.message}; starting a new one)`);
+        await workbench.stop();
+        workbench = undefined;
+      });
+    }
+  } finally {
+    await workbench?.stop();
   }
   console.log(`${selected.length - failed} passing, ${failed} failing UI test(s)`);
   return { total: selected.length, failed };
@@ -228,13 +327,19 @@ async function main() {
   await ensureHarness();
   console.log(wasReady ? `cached in test/.harness (${seconds(phase)})` : `installed into test/.harness in ${seconds(phase)}`);
 
-  header('extension suite in VS Code (code-server, mocha in the extension host)');
-  const suitePassed = await runSuiteInCodeServer(extensionTestsPath);
+  let suitePassed = true;
+  if (PHASES.has('suite')) {
+    header('extension suite in VS Code (code-server, mocha in the extension host)');
+    suitePassed = await runSuiteInCodeServer(extensionTestsPath);
+  }
 
-  header('UI tests (Playwright)');
-  phase = Date.now();
-  const ui = await runUiTests();
-  console.log(`(${seconds(phase)})`);
+  let ui = { total: 0, failed: 0 };
+  if (PHASES.has('ui')) {
+    header('UI tests (Playwright, in code-server)');
+    phase = Date.now();
+    ui = await runUiTests();
+    console.log(`(${seconds(phase)})`);
+  }
 
   header(`done in ${seconds(t0)}`);
   const ok = suitePassed && ui.failed === 0;
@@ -254,5 +359,8 @@ main()
     },
   )
   .finally(() => {
-    if (!process.env.DAM_E2E_KEEP) rmSync(SUITE_OUT, { recursive: true, force: true });
+    if (!process.env.DAM_E2E_KEEP) {
+      rmSync(SUITE_OUT, { recursive: true, force: true });
+      rmSync(RUN_OUT, { recursive: true, force: true });
+    }
   });

@@ -352,7 +352,8 @@ function numberField(q: Query, key: 'limit' | 'offset', max?: number): HTMLEleme
 }
 
 function problemsView(): HTMLElement | null {
-  if (state.problems.length === 0) return h('p', { class: 'ok', role: 'status' }, 'The query is valid.');
+  // The words in the text colour (full contrast in every theme); only the check mark is green.
+  if (state.problems.length === 0) return h('p', { class: 'ok', role: 'status' }, h('span', { class: 'ok-mark', 'aria-hidden': 'true' }, '✓'), ' The query is valid.');
   return h('ul', { class: 'problems', role: 'status' }, ...state.problems.map((p) => h('li', { class: p.severity }, h('code', {}, p.code), ' ', p.message)));
 }
 
@@ -379,12 +380,51 @@ function builder(q: Query): HTMLElement {
 
 // ---- results
 
+/**
+ * The columns shown: the rows' keys, except a time dimension's plain name when its bucket column
+ * (`Views.viewDate.month`) is there too, which answers the same value (Cube sends both).
+ */
 function columns(): string[] {
-  return state.rows.length ? Object.keys(state.rows[0]) : [];
+  if (!state.rows.length) return [];
+  const keys = Object.keys(state.rows[0]);
+  return keys.filter((k) => !granularities.some((g) => keys.includes(`${k}.${g}`)));
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A time value as people read it, at the column's granularity (`2025-03` for a month, `2025 Q2` for a quarter). */
+function timeText(column: string, value: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
+  if (!m) return undefined;
+  const [, y, mo, d, hh = '00', mm = '00', ss = '00'] = m;
+  const granularity = granularities.find((g) => column.endsWith(`.${g}`));
+  if (!granularity && lookupMember(column)?.type !== 'time') return undefined;
+  switch (granularity) {
+    case 'year':
+      return y;
+    case 'quarter':
+      return `${y} Q${Math.floor((Number(mo) - 1) / 3) + 1}`;
+    case 'month':
+      return `${MONTHS[Number(mo) - 1]} ${y}`;
+    case 'week':
+      return `week of ${y}-${mo}-${d}`;
+    case 'day':
+      return `${y}-${mo}-${d}`;
+    case 'hour':
+      return `${y}-${mo}-${d} ${hh}:00`;
+    case 'minute':
+      return `${y}-${mo}-${d} ${hh}:${mm}`;
+    case 'second':
+      return `${y}-${mo}-${d} ${hh}:${mm}:${ss}`;
+    default:
+      return hh === '00' && mm === '00' && ss === '00' ? `${y}-${mo}-${d}` : `${y}-${mo}-${d} ${hh}:${mm}`;
+  }
 }
 
 function cellText(column: string, value: string | null): { text: string; title?: string } {
   if (value === null) return { text: '' };
+  const time = timeText(column, value);
+  if (time !== undefined) return { text: time, title: value };
   if (/\.recordId$/.test(column)) {
     const label = state.recordLabels.get(value);
     return label && label !== value ? { text: label, title: value } : { text: value };
@@ -457,8 +497,33 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
 }
 
+/** `#rgb`, `#rrggbb(aa)` or `rgb(a)(…)` as [r, g, b], or undefined. */
+function rgbOf(color: string): [number, number, number] | undefined {
+  const hex = /^#([0-9a-f]{3,8})$/i.exec(color.trim())?.[1];
+  if (hex) {
+    const full = hex.length <= 4 ? [...hex.slice(0, 3)].map((c) => c + c).join('') : hex.slice(0, 6);
+    return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+  }
+  const rgb = /rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/i.exec(color);
+  return rgb ? [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])] : undefined;
+}
+
+/** `color` moved `amount` of the way towards `toward`. */
+function mix(color: string, toward: string, amount: number): string {
+  const a = rgbOf(color);
+  const b = rgbOf(toward);
+  if (!a || !b) return color;
+  return `rgb(${a.map((v, i) => Math.round(v + (b[i] - v) * amount)).join(', ')})`;
+}
+
+/**
+ * Twelve distinct colours from the theme's six chart colours: the six, then each mixed half way towards
+ * the editor's foreground, so the twelve slices a pie draws never repeat a colour.
+ */
 function palette(): string[] {
-  return ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'].map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'][i]));
+  const base = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'].map((v, i) => cssVar(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'][i]));
+  const fg = cssVar('--vscode-editor-foreground', cssVar('--vscode-foreground', '#cccccc'));
+  return [...base, ...base.map((c) => mix(c, fg, 0.45))];
 }
 
 /** The label column (first time bucket, else first dimension) and the measure columns of the result. */
@@ -475,8 +540,7 @@ function labelOf(column: string | undefined, row: Row): string {
   if (!column) return '';
   const v = row[column];
   if (v === null || v === undefined) return '(none)';
-  const text = cellText(column, v).text;
-  return /^\d{4}-\d{2}-\d{2}T00:00:00(\.000)?$/.test(text) ? text.slice(0, 10) : text;
+  return cellText(column, v).text;
 }
 
 function chartView(): HTMLElement {
@@ -526,6 +590,8 @@ function drawChart(canvas: HTMLCanvasElement, label: string | undefined, measure
     if (!canvas.isConnected) return;
     chart?.destroy();
     chart = new ChartClass(canvas, config);
+    // What was drawn, for whoever reads the page rather than the pixels (tests, a screen reader's inspector).
+    canvas.dataset.colors = JSON.stringify(kind === 'pie' ? datasets[0].backgroundColor : datasets.map((d) => d.backgroundColor));
     canvas.dataset.ready = 'true';
   });
 }

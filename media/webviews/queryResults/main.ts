@@ -1,11 +1,22 @@
-// The query results table: renders only the rows in view (virtualised), asks for the next page when
-// the scroll nears the end, and asks for thumbnails of the rows it shows. Runs in the webview.
+// The query results table: a keyboard grid (one tab stop, arrows move between cells, Enter opens the
+// record's preview, the context menu holds Reveal, Preview and Copy id) that renders only the rows in view
+// (virtualised), asks for the next page when the end comes near, and asks for thumbnails of the rows it
+// shows. It scrolls sideways in a narrow panel rather than cutting columns off. Runs in the webview.
 import { ROW_HEIGHT, type FromWebview, type ResultRow, type RunSummary, type ToWebview } from '../../../src/extension/query/resultsMessages';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
 const vscode = acquireVsCodeApi();
 
 const OVERSCAN = 10;
+// Names first, the id last: in a narrow panel what is in view is what tells records apart.
+const COLUMNS = [
+  { name: '', cls: 'thumb', label: 'Thumbnail' },
+  { name: 'Title', cls: 'title', label: 'Title' },
+  { name: 'Content type', cls: 'type', label: 'Content type' },
+  { name: 'Status', cls: 'status', label: 'Status' },
+  { name: 'Modified', cls: 'modified', label: 'Modified' },
+  { name: 'Id', cls: 'id', label: 'Id' },
+] as const;
 
 interface State {
   run: RunSummary | undefined;
@@ -19,12 +30,14 @@ interface State {
   notice: string | undefined;
   thumbs: Map<string, string | null>;
   askedThumbs: Set<string>;
+  /** The cell that holds the grid's one tab stop: row index into `rows`, column index into COLUMNS. */
+  active: { row: number; col: number };
 }
 
 const state: State = fresh();
 
 function fresh(): State {
-  return { run: undefined, rows: [], totalCount: null, hasMore: false, loading: false, pageMs: 0, totalMs: 0, error: undefined, notice: undefined, thumbs: new Map(), askedThumbs: new Set() };
+  return { run: undefined, rows: [], totalCount: null, hasMore: false, loading: false, pageMs: 0, totalMs: 0, error: undefined, notice: undefined, thumbs: new Map(), askedThumbs: new Set(), active: { row: 0, col: 1 } };
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
@@ -46,29 +59,130 @@ actions.append(rerun, csv, json);
 header.append(title, stats, actions);
 const expression = el('pre', { class: 'expression' });
 const message = el('div', { class: 'message', role: 'status' });
-const table = el('div', { class: 'table', role: 'grid', 'aria-rowcount': '0' });
-const head = el('div', { class: 'row head', role: 'row' });
-for (const [name, cls] of [['', 'thumb'], ['Title', 'title'], ['Id', 'id'], ['Content type', 'type'], ['Status', 'status'], ['Modified', 'modified'], ['', 'row-actions']]) {
-  head.append(el('div', { class: `cell ${cls}`, role: 'columnheader' }, name));
-}
+const hint = el('p', { class: 'hint', id: 'grid-hint' }, 'Arrow keys move between cells, Enter opens the preview, Shift+F10 or a right-click offers Reveal in the DAM Explorer and Copy id.');
+const table = el('div', { class: 'table', role: 'grid', 'aria-rowcount': '0', 'aria-colcount': String(COLUMNS.length), 'aria-label': 'Query results', 'aria-describedby': 'grid-hint' });
+const headScroller = el('div', { class: 'head-scroller', role: 'rowgroup' });
+const head = el('div', { class: 'row head', role: 'row', 'aria-rowindex': '1' });
+COLUMNS.forEach((c, i) => head.append(el('div', { class: `cell ${c.cls}`, role: 'columnheader', 'aria-colindex': String(i + 1), ...(c.name ? {} : { 'aria-label': c.label }) }, c.name)));
+headScroller.append(head);
 const viewport = el('div', { class: 'viewport' });
 const spacer = el('div', { class: 'spacer' });
 const body = el('div', { class: 'body', role: 'rowgroup' });
 viewport.append(spacer, body);
-table.append(head, viewport);
-app.append(header, expression, message, table);
+table.append(headScroller, viewport);
+app.append(header, expression, message, table, hint);
 
 csv.addEventListener('click', () => state.run && vscode.postMessage({ type: 'export', runId: state.run.runId, format: 'csv' }));
 json.addEventListener('click', () => state.run && vscode.postMessage({ type: 'export', runId: state.run.runId, format: 'json' }));
 rerun.addEventListener('click', () => state.run && vscode.postMessage({ type: 'rerun', runId: state.run.runId }));
-viewport.addEventListener('scroll', () => requestAnimationFrame(render), { passive: true });
+viewport.addEventListener(
+  'scroll',
+  () => {
+    // The header scrolls sideways with the rows.
+    headScroller.scrollLeft = viewport.scrollLeft;
+    requestAnimationFrame(render);
+  },
+  { passive: true },
+);
 window.addEventListener('resize', () => requestAnimationFrame(render));
+
+function act(action: 'reveal' | 'preview' | 'copyId', row: number): void {
+  const r = state.rows[row];
+  if (r && state.run) vscode.postMessage({ type: 'action', runId: state.run.runId, action, id: r.id });
+}
+
+/** The row and column of a cell element, from its attributes. */
+function cellOf(target: EventTarget | null): { row: number; col: number } | undefined {
+  const cell = (target as HTMLElement | null)?.closest?.('[role="gridcell"]') as HTMLElement | null;
+  if (!cell) return undefined;
+  return { row: Number(cell.dataset.row), col: Number(cell.dataset.col) };
+}
+
 body.addEventListener('click', (e) => {
-  const button = (e.target as HTMLElement).closest('button[data-action]') as HTMLButtonElement | null;
-  if (!button || !state.run) return;
-  const action = button.dataset.action as 'reveal' | 'preview' | 'copyId';
-  vscode.postMessage({ type: 'action', runId: state.run.runId, action, id: button.dataset.id! });
+  const at = cellOf(e.target);
+  if (at) moveTo(at.row, at.col);
 });
+body.addEventListener('dblclick', (e) => {
+  const at = cellOf(e.target);
+  if (at) act('preview', at.row);
+});
+body.addEventListener('focusin', (e) => {
+  const at = cellOf(e.target);
+  if (at && (at.row !== state.active.row || at.col !== state.active.col)) {
+    state.active = at;
+    markActive();
+  }
+});
+body.addEventListener('keydown', (e) => {
+  const { row, col } = state.active;
+  const page = Math.max(1, Math.floor(viewport.clientHeight / ROW_HEIGHT) - 1);
+  const last = state.rows.length - 1;
+  let next: { row: number; col: number } | undefined;
+  switch (e.key) {
+    case 'ArrowDown':
+      next = { row: Math.min(last, row + 1), col };
+      break;
+    case 'ArrowUp':
+      next = { row: Math.max(0, row - 1), col };
+      break;
+    case 'ArrowRight':
+      next = { row, col: Math.min(COLUMNS.length - 1, col + 1) };
+      break;
+    case 'ArrowLeft':
+      next = { row, col: Math.max(0, col - 1) };
+      break;
+    case 'Home':
+      next = e.ctrlKey ? { row: 0, col } : { row, col: 0 };
+      break;
+    case 'End':
+      next = e.ctrlKey ? { row: last, col } : { row, col: COLUMNS.length - 1 };
+      break;
+    case 'PageDown':
+      next = { row: Math.min(last, row + page), col };
+      break;
+    case 'PageUp':
+      next = { row: Math.max(0, row - page), col };
+      break;
+    case 'Enter':
+      e.preventDefault();
+      act('preview', row);
+      return;
+    case 'c':
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
+        act('copyId', row);
+      }
+      return;
+    default:
+      return;
+  }
+  e.preventDefault();
+  moveTo(next.row, next.col);
+});
+
+/** Makes a cell the active one: scrolled into view (rendering its row), holding the tab stop, focused. */
+function moveTo(row: number, col: number): void {
+  if (state.rows.length === 0) return;
+  state.active = { row, col };
+  const top = row * ROW_HEIGHT;
+  if (top < viewport.scrollTop) viewport.scrollTop = top;
+  else if (top + ROW_HEIGHT > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_HEIGHT - viewport.clientHeight;
+  render();
+  const cell = body.querySelector<HTMLElement>(`[data-row="${row}"][data-col="${col}"]`);
+  cell?.focus({ preventScroll: false });
+}
+
+/**
+ * Gives the tab stop to the active cell; when its row is out of the rendered window, to the first visible
+ * row's cell in that column, so Tab always lands inside the grid.
+ */
+function markActive(): void {
+  const cells = body.querySelectorAll<HTMLElement>('[role="gridcell"]');
+  let holder = body.querySelector<HTMLElement>(`[data-row="${state.active.row}"][data-col="${state.active.col}"]`);
+  if (!holder) holder = body.querySelector<HTMLElement>(`[data-col="${state.active.col}"]`);
+  cells.forEach((c) => (c.tabIndex = c === holder ? 0 : -1));
+  body.querySelectorAll<HTMLElement>('[role="row"]').forEach((r) => r.classList.toggle('active', Number(r.dataset.row) === state.active.row));
+}
 
 function renderHeader(): void {
   const run = state.run;
@@ -81,22 +195,20 @@ function renderHeader(): void {
     : '';
   message.textContent = state.error ?? state.notice ?? (run && !state.loading && state.rows.length === 0 ? 'No results.' : '');
   message.className = state.error ? 'message error' : 'message';
-  table.setAttribute('aria-rowcount', String(state.totalCount ?? state.rows.length));
+  // Data rows are numbered after the header row.
+  table.setAttribute('aria-rowcount', String((state.totalCount ?? state.rows.length) + 1));
   for (const b of [csv, json, rerun]) b.disabled = !run;
 }
 
-function cell(cls: string, text: string): HTMLDivElement {
-  const c = el('div', { class: `cell ${cls}`, role: 'gridcell', title: text }, text);
+function cell(row: number, col: number, text: string, tip = text): HTMLDivElement {
+  const c = el('div', { class: `cell ${COLUMNS[col].cls}`, role: 'gridcell', 'aria-colindex': String(col + 1), 'data-row': String(row), 'data-col': String(col), tabindex: '-1', title: tip }, text);
   return c;
-}
-
-function button(action: string, id: string, label: string, tip: string): HTMLButtonElement {
-  return el('button', { type: 'button', 'data-action': action, 'data-id': id, title: tip, 'aria-label': `${tip} ${id}` }, label);
 }
 
 /** Draws the rows in view (plus a margin), and asks for what they need: the next page, thumbnails. */
 function render(): void {
   const rows = state.rows;
+  const focused = body.contains(document.activeElement);
   spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
   const top = viewport.scrollTop;
   const height = viewport.clientHeight || 400;
@@ -107,20 +219,21 @@ function render(): void {
   const needThumbs: string[] = [];
   for (let i = first; i < last; i++) {
     const r = rows[i];
-    const row = el('div', { class: 'row', role: 'row', 'aria-rowindex': String(i + 1) });
+    // The record's own menu in VS Code's context menu (package.json webview/context): Reveal, Preview, Copy id.
+    const context = JSON.stringify({ webviewSection: 'resultRow', resultId: r.id, preventDefaultContextMenuItems: true });
+    const row = el('div', { class: 'row', role: 'row', 'aria-rowindex': String(i + 2), 'data-row': String(i), 'data-vscode-context': context });
     row.style.height = `${ROW_HEIGHT}px`;
-    const thumb = el('div', { class: 'cell thumb', role: 'gridcell' });
+    const thumb = cell(i, 0, '', r.hasThumbnail ? `Thumbnail of ${r.title || r.id}` : 'No thumbnail');
     const uri = state.thumbs.get(r.id);
     if (uri) thumb.append(el('img', { src: uri, alt: '' }));
     if (r.hasThumbnail && !state.askedThumbs.has(r.id)) needThumbs.push(r.id);
-    const acts = el('div', { class: 'cell row-actions', role: 'gridcell' });
-    acts.append(button('reveal', r.id, 'Reveal', 'Reveal in the DAM Explorer'), button('preview', r.id, 'Preview', 'Open the preview'), button('copyId', r.id, 'Copy', 'Copy the id'));
-    const modified = cell('modified', formatDate(r.modified));
-    modified.title = r.modified;
-    row.append(thumb, cell('title', r.title || '(no title)'), cell('id', r.id), cell('type', r.contentType), cell('status', r.status), modified, acts);
+    const modified = cell(i, 4, formatDate(r.modified), r.modified);
+    row.append(thumb, cell(i, 1, r.title || '(no title)'), cell(i, 2, r.contentType), cell(i, 3, r.status), modified, cell(i, 5, r.id));
     frag.append(row);
   }
   body.replaceChildren(frag);
+  markActive();
+  if (focused) body.querySelector<HTMLElement>('[tabindex="0"]')?.focus({ preventScroll: true });
   if (state.run && needThumbs.length > 0) {
     for (const id of needThumbs) state.askedThumbs.add(id);
     vscode.postMessage({ type: 'thumbnails', runId: state.run.runId, ids: needThumbs.slice(0, 100) });

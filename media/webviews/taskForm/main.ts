@@ -1,6 +1,7 @@
 // The task form in the webview: builds the fields once, posts the whole form on every change and shows
 // the extension's answer (errors next to each field, the choices the rules allow, the computed date or
-// duration). No rule is decided here: the extension checks with the shared task rules.
+// duration, the dates the service will set itself). No rule is decided here: the extension checks with the
+// shared task rules. A field's error shows once the field was left (or Create pressed), not before.
 import { HostToPanelSchema, type HostToPanel, type PanelToHost, type TaskFormMessageValues } from '../../../src/extension/tasks/messages';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -19,6 +20,11 @@ let values: Values | undefined;
 const errorSlots = new Map<Field, HTMLElement>();
 const controls = new Map<Field, HTMLElement[]>();
 let computedSlots: Record<'beginDate' | 'endDate' | 'duration', HTMLElement> | undefined;
+let derivedSlot: HTMLElement;
+/** Fields the user has left at least once: only their errors show until Create is pressed. */
+const touched = new Set<Field>();
+let submitted = false;
+let lastValidation: Validation | undefined;
 let statusSelect: HTMLSelectElement;
 let startSelect: HTMLSelectElement;
 let calendarSelect: HTMLSelectElement;
@@ -41,8 +47,14 @@ function field(key: Field, label: string, control: HTMLElement | HTMLElement[], 
   for (const c of list) c.setAttribute('aria-describedby', `err-${key}`);
   const first = list[0]!;
   const wrap = el('div', { className: 'field' });
-  if (list.length === 1 && first.id) wrap.append(el('label', { htmlFor: first.id }, label));
+  // The first control carries the label (a date field's computed value beside it is no control).
+  if (first.id && (first instanceof HTMLInputElement || first instanceof HTMLSelectElement)) wrap.append(el('label', { htmlFor: first.id }, label));
   else wrap.append(el('span', { className: 'label' }, label));
+  for (const c of list) {
+    // Validate on blur: leaving a field (or changing a choice) makes its error show from then on.
+    c.addEventListener('focusout', () => touch(key));
+    c.addEventListener('change', () => touch(key));
+  }
   wrap.append(el('div', { className: 'controls' }, ...list));
   if (hint) wrap.append(el('div', { className: 'hint' }, hint));
   wrap.append(error);
@@ -83,6 +95,12 @@ function changed(): void {
   send({ type: 'change', seq: ++seq, form: values! });
 }
 
+function touch(key: Field): void {
+  if (touched.has(key)) return;
+  touched.add(key);
+  if (lastValidation) showErrors(lastValidation);
+}
+
 function build(init: Init): void {
   values = init.form;
   const projects = el('select', { id: 'projectId' });
@@ -113,8 +131,9 @@ function build(init: Init): void {
     });
   }
   const people = el('select', { id: 'principals', multiple: true, size: Math.min(8, Math.max(3, init.principals.length)) });
+  // Names; a group says so, and the id is in the hover.
   people.replaceChildren(
-    ...init.principals.map((p) => el('option', { value: String(p.id), text: `${p.label} (${p.kind} ${p.id})`, selected: values!.principals.includes(String(p.id)) })),
+    ...init.principals.map((p) => el('option', { value: String(p.id), text: p.kind === 'group' ? `${p.label} (group)` : p.label, title: `${p.kind} ${p.id}`, selected: values!.principals.includes(String(p.id)) })),
   );
   people.addEventListener('change', () => {
     values!.principals = Array.from(people.selectedOptions).map((o) => o.value);
@@ -123,18 +142,22 @@ function build(init: Init): void {
   const roleIds = input('roleIds', 'text', { placeholder: 'e.g. 20, 21' });
 
   const workGroup = select('workGroupAction', [
-    { value: '1', label: 'One must close (1)' },
-    { value: '2', label: 'Any may close (2)' },
-    { value: '3', label: 'All must close (3)' },
+    { value: '1', label: 'One must close' },
+    { value: '2', label: 'Any may close' },
+    { value: '3', label: 'All must close' },
   ]);
 
   createButton = el('button', { type: 'submit', className: 'primary', id: 'create' }, 'Create task');
-  result = el('div', { className: 'result', id: 'result' });
+  // At the top, where the eye is after Create: the outcome is announced and scrolled into view.
+  result = el('div', { className: 'result', id: 'result', tabIndex: -1 });
   result.setAttribute('role', 'status');
+  derivedSlot = el('p', { className: 'derived', id: 'derived' });
+  derivedSlot.setAttribute('aria-live', 'polite');
   const form = el(
     'form',
     { noValidate: true },
     el('h1', {}, 'New task'),
+    result,
     field('projectId', 'Project', projects),
     field('name', 'Name', input('name', 'text', { placeholder: 'New Task' })),
     field('description', 'Description', input('description')),
@@ -143,6 +166,7 @@ function build(init: Init): void {
     field('calendarId', 'Calendar', calendarSelect),
     el('fieldset', {},
       el('legend', {}, 'Dates: fill two, the third is computed (a day is 8 hours)'),
+      derivedSlot,
       field('beginDate', 'Begin', [input('beginDate', 'datetime-local', { step: '1' }), computedSlots.beginDate]),
       field('endDate', 'End', [input('endDate', 'datetime-local', { step: '1' }), computedSlots.endDate]),
       field('duration', 'Duration (days, hours, minutes)', [...durations, computedSlots.duration]),
@@ -161,11 +185,11 @@ function build(init: Init): void {
       el('div', { className: 'field' }, el('label', { htmlFor: 'roleIds' }, 'Role ids (task roles only)'), el('div', { className: 'controls' }, roleIds)),
     ),
     field('form', '', createButton),
-    result,
   );
   roleIds.closest('.field')!.toggleAttribute('hidden', values.peopleKind !== 'taskRoles');
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    submitted = true;
     send({ type: 'create', seq: ++seq, form: values! });
   });
   app.replaceChildren(form);
@@ -176,21 +200,28 @@ function build(init: Init): void {
 function show(v: Validation): void {
   if (v.seq < lastSeen) return; // an answer to an older keystroke
   lastSeen = v.seq;
+  lastValidation = v;
   fillSelect(statusSelect, v.statuses, values!.status);
   fillSelect(startSelect, v.startTypes, values!.startType);
-  fillSelect(calendarSelect, [{ value: '', label: 'Project default' }, ...v.calendars], values!.calendarId);
+  fillSelect(calendarSelect, [{ value: '', label: 'The project’s default calendar' }, ...v.calendars], values!.calendarId);
+  showErrors(v);
+  for (const [key, list] of controls) {
+    for (const c of list) if (c instanceof HTMLInputElement || c instanceof HTMLSelectElement) c.disabled = v.disabled.includes(key);
+  }
+  for (const [key, slot] of Object.entries(computedSlots!)) slot.textContent = v.computed?.field === key ? `computed: ${v.computed.text}` : '';
+  derivedSlot.textContent = v.derived ?? '';
+  createButton.disabled = false;
+}
+
+/** Errors of the fields left so far (all of them once Create was pressed); warnings always. */
+function showErrors(v: Validation): void {
   for (const [key, slot] of errorSlots) {
-    const error = v.errors[key];
+    const error = submitted || touched.has(key) ? v.errors[key] : undefined;
     const warning = v.warnings[key];
     slot.textContent = error ?? warning ?? '';
     slot.className = error ? 'error' : warning ? 'warning' : 'error';
     for (const c of controls.get(key) ?? []) c.setAttribute('aria-invalid', error ? 'true' : 'false');
   }
-  for (const [key, list] of controls) {
-    for (const c of list) if (c instanceof HTMLInputElement || c instanceof HTMLSelectElement) c.disabled = v.disabled.includes(key);
-  }
-  for (const [key, slot] of Object.entries(computedSlots!)) slot.textContent = v.computed?.field === key ? `computed: ${v.computed.text}` : '';
-  createButton.disabled = false;
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -215,14 +246,27 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'created':
       createButton.disabled = false;
       result.className = msg.message ? 'result warning' : 'result ok';
-      result.textContent = `Created task ${msg.task.id} “${msg.task.name}” (${msg.task.status}), ${msg.task.beginDate ?? '?'} → ${msg.task.endDate ?? '?'}.${msg.message ? ` The service says: ${msg.message}` : ''}`;
+      result.textContent = `Created task ${msg.task.id} “${msg.task.name}” (${msg.task.status}), ${readable(msg.task.beginDate)} → ${readable(msg.task.endDate)}.${msg.message ? ` The service says: ${msg.message}` : ''}`;
+      reveal(result);
       break;
     case 'failed':
       createButton.disabled = false;
       result.className = 'result error';
       result.textContent = msg.message;
+      reveal(result);
       break;
   }
 });
+
+function readable(date: string | null | undefined): string {
+  return date ? date.replace('T', ' ').replace(/:00$/, '') : '?';
+}
+
+/** Brings the outcome into view and to the screen reader's attention. */
+function reveal(node: HTMLElement): void {
+  node.scrollIntoView({ block: 'nearest' });
+  window.scrollTo({ top: 0 });
+  node.focus();
+}
 
 send({ type: 'ready' });

@@ -1,5 +1,5 @@
 // Completion at a cursor: driven by what the parser expected there, enriched by the catalogue and the schema.
-import type { ComparisonOperator, FieldRef, LogicalOperator, PropertyPath, Range } from './ast';
+import { walkExpr, type ComparisonOperator, type Expr, type FieldRef, type LogicalOperator, type PropertyPath, type Range, type ScalarValue } from './ast';
 import {
   ACCESSORS_BY_DATA_TYPE,
   ALL_ACCESSORS,
@@ -8,10 +8,11 @@ import {
   propertiesFor,
   type FieldDataType,
   type PropertyInfo,
+  type PropertyType,
   type QueryTarget,
 } from './catalogue';
 import { sectionAt, type QuerySection } from './document';
-import { T } from './lexer';
+import { lex, T } from './lexer';
 import { parseExpression, parseSort, type Expectation } from './parser';
 import { findField, type FieldSchema, type QuerySchema } from './schema';
 import { resolvePath } from './semantics';
@@ -43,6 +44,66 @@ export interface CompletionOptions {
   mode?: 'filter' | 'sort';
   /** Named placeholders with values (offered as `@Name` values). */
   boundNames?: readonly string[];
+  /**
+   * Values used before, by `valueKey` of the property or field they were compared with, most recent first
+   * (from the query history and the section at hand): offered after an operator. A function is called only
+   * where values are wanted.
+   */
+  recentValues?: ReadonlyMap<string, readonly string[]> | (() => ReadonlyMap<string, readonly string[]>);
+  /** Also offer the values the expression itself compares elsewhere (not in the criterion being typed). */
+  ownValues?: boolean;
+  /**
+   * The character that opened the suggestions as it was typed, when one did. A space then opens them only
+   * where the word before asks for something (an operator after a property, a value after an operator, a
+   * criterion after AND/OR/NOT): after a whole criterion Enter must still make a new line.
+   */
+  triggerCharacter?: string;
+}
+
+/** The key under which values compared with `path` are remembered: the property or field reference, any case. */
+export function valueKey(path: PropertyPath): string {
+  return path.kind === 'property' ? path.name.toLowerCase() : `${path.by}(${path.key.toLowerCase()}).${path.accessor.join('.').toLowerCase()}`;
+}
+
+/**
+ * The literal values each property or field is compared with in `expressions` (earlier expressions count as
+ * more recent), at most `perKey` per key: what completion offers as recent values.
+ */
+export function valuesUsedIn(expressions: Iterable<string>, perKey = 8): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const expression of expressions) collectValues(parseExpression(expression).ast.body, out, perKey);
+  return out;
+}
+
+function collectValues(body: Expr | null, out: Map<string, string[]>, perKey: number, skipAt?: number): void {
+  const add = (key: string, v: ScalarValue) => {
+    if (v.kind === 'placeholder') return;
+    const text = v.kind === 'literal' ? v.value : v.pattern;
+    if (!text) return;
+    const list = out.get(key) ?? [];
+    if (list.length < perKey && !list.includes(text)) list.push(text);
+    out.set(key, list);
+  };
+  walkExpr(body, (e) => {
+    if (e.kind !== 'criterion' || !e.value) return;
+    if (skipAt !== undefined && e.range.start <= skipAt && skipAt <= e.range.end) return;
+    const key = valueKey(e.property);
+    if (e.value.kind === 'list') e.value.items.forEach((v) => add(key, v));
+    else add(key, e.value);
+  });
+}
+
+/** Merges recent-value maps, earlier maps first, each key's list without repeats. */
+export function mergeValues(...maps: (ReadonlyMap<string, readonly string[]> | undefined)[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const map of maps) {
+    for (const [key, values] of map ?? []) {
+      const list = out.get(key) ?? [];
+      for (const v of values) if (!list.includes(v)) list.push(v);
+      out.set(key, list);
+    }
+  }
+  return out;
 }
 
 const OPERATOR_DOCS: Record<ComparisonOperator, string> = {
@@ -61,6 +122,8 @@ const CONTENT_STATUSES = ['Draft', 'Released', 'Archived'];
 
 /** Completions at `offset` in a single expression (or sort expression with `mode: 'sort'`). */
 export function complete(text: string, offset: number, options: CompletionOptions = {}): CompletionItem[] {
+  // Right after a closing quote the literal is complete: nothing to suggest until a space or a letter.
+  if (afterClosedString(text, offset)) return [];
   const parsed =
     options.mode === 'sort'
       ? parseSort(text, { cursor: offset })
@@ -70,8 +133,8 @@ export function complete(text: string, offset: number, options: CompletionOption
   const replace: Range = typing && tok ? { start: tok.start, end: tok.end } : { start: offset, end: offset };
   const inString = typing && tok?.kind === T.String;
   const out: CompletionItem[] = [];
-  const ctx: Ctx = { options, target: options.target ?? 'records', replace, out, inString };
-  for (const e of parsed.expected) addFor(e, ctx);
+  const ctx: Ctx = { options, target: options.target ?? 'records', replace, out, inString, text, offset, body: parsed.ast.kind === 'search' ? parsed.ast.body : null };
+  for (const e of wanted(parsed.expected, options.triggerCharacter)) addFor(e, ctx);
   const seen = new Set<string>();
   return out.filter((i) => {
     const key = i.kind + '\u0000' + i.label;
@@ -81,6 +144,30 @@ export function complete(text: string, offset: number, options: CompletionOption
   });
 }
 
+/** Whether `offset` sits right after a string literal's closing quote. */
+function afterClosedString(text: string, offset: number): boolean {
+  const before = text.charCodeAt(offset - 1);
+  if (before !== 34 && before !== 39) return false;
+  const { tokens, count } = lex(text);
+  for (let i = 0; i < count; i++) {
+    const t = tokens[i];
+    if (t.end === offset) return t.kind === T.String && t.terminated && t.end - t.start >= 2;
+    if (t.start >= offset) break;
+  }
+  return false;
+}
+
+/**
+ * The expectations worth a list. Typed or invoked: all of them. Opened by a space: the operators after a
+ * property, the values after an operator, and a criterion where only a criterion can come (after AND, OR,
+ * NOT, `(` or at the start); never AND/OR after a whole criterion, where the user may be ending the line.
+ */
+function wanted(expected: readonly Expectation[], trigger: string | undefined): readonly Expectation[] {
+  if (trigger !== ' ') return expected;
+  const afterCriterion = expected.some((e) => e.kind === 'logical');
+  return expected.filter((e) => e.kind !== 'logical' && e.kind !== 'end' && !(afterCriterion && e.kind === 'operand'));
+}
+
 interface Ctx {
   options: CompletionOptions;
   target: QueryTarget;
@@ -88,6 +175,10 @@ interface Ctx {
   out: CompletionItem[];
   /** The cursor is inside a quoted string: only values and field keys make sense. */
   inString: boolean;
+  text: string;
+  offset: number;
+  /** The parsed expression, for the values it already uses. */
+  body: Expr | null;
 }
 
 function addFor(e: Expectation, ctx: Ctx): void {
@@ -99,8 +190,9 @@ function addFor(e: Expectation, ctx: Ctx): void {
       keyword('NOT', 'negates the criterion after it (also written `-`)', ctx);
       return;
     case 'logical':
-      keyword('AND', 'both sides must match (also written `+`)', ctx);
-      keyword('OR', 'either side matches', ctx);
+      // After the criteria a criterion could start with: at a criterion start, fields come first.
+      keyword('AND', 'both sides must match (also written `+`)', ctx, true, '6');
+      keyword('OR', 'either side matches', ctx, true, '6');
       return;
     case 'operator':
       addOperators(e.property, ctx);
@@ -198,11 +290,17 @@ function addValues(path: PropertyPath, op: ComparisonOperator, ctx: Ctx): void {
   const resolved = resolvePath(path, ctx.target, ctx.options.schema);
   const value = (label: string, documentation: string, insert = label) =>
     ctx.out.push({ label, kind: 'value', documentation, insertText: insert, range: ctx.replace, sortText: '0' + label });
+  if (resolved.type === 'DateTime' && op === 'in') {
+    value('today', 'the current day (the only value `in` takes on dates)');
+    return;
+  }
+  // `in` takes a list: right after the keyword, the parentheses come first.
+  const listStart = op === 'in' && !ctx.inString && !/[(,]\s*$/.test(ctx.text.slice(0, ctx.replace.start));
+  if (listStart) {
+    ctx.out.push({ label: '(…, …)', kind: 'value', detail: 'a list of values', documentation: 'One of the values in the list, separated by commas.', insertText: '(${1}, ${2})', snippet: true, range: ctx.replace, sortText: '0' });
+    return;
+  }
   if (resolved.type === 'DateTime') {
-    if (op === 'in') {
-      value('today', 'the current day (the only value `in` takes on dates)');
-      return;
-    }
     const today = new Date().toISOString().slice(0, 10);
     value(today, 'a date (ISO 8601); add `T12:00:00Z` for a time');
   } else if (resolved.type === 'Boolean') {
@@ -226,11 +324,44 @@ function addValues(path: PropertyPath, op: ComparisonOperator, ctx: Ctx): void {
       if (shown) value(shown, `option of '${resolved.field.name}'${o.label ? ` (label: ${o.label})` : ''}`, ctx.inString ? quote(shown) : quoteIfNeeded(shown));
     }
   }
+  const known = ctx.options.recentValues;
+  const recentMap = typeof known === 'function' ? known() : known;
+  let recent = recentMap?.get(valueKey(path)) ?? [];
+  if (ctx.options.ownValues) {
+    const own = new Map<string, string[]>();
+    collectValues(ctx.body, own, 8, ctx.offset);
+    recent = mergeValues(own, recentMap).get(valueKey(path)) ?? [];
+  }
+  recent.forEach((v, i) =>
+    // Inside a string the range covers its quotes, as for the options above.
+    ctx.out.push({ label: v, kind: 'value', detail: 'used before', insertText: ctx.inString ? quote(v) : quoteIfNeeded(v), range: ctx.replace, sortText: '1' + String(i).padStart(2, '0') }),
+  );
   if (!ctx.inString) {
-    value('?', 'positional placeholder: takes the next value of `parameters`');
-    for (const n of ctx.options.boundNames ?? []) value('@' + n, 'named placeholder');
+    const placeholder = valuePlaceholder(resolved.type, op);
+    if (placeholder) ctx.out.push({ ...placeholder, kind: 'value', snippet: true, range: ctx.replace, sortText: '2' });
+    ctx.out.push({ label: '?', kind: 'value', documentation: 'positional placeholder: takes the next value of `parameters`', insertText: '?', range: ctx.replace, sortText: '8?' });
+    for (const n of ctx.options.boundNames ?? []) ctx.out.push({ label: '@' + n, kind: 'value', documentation: 'named placeholder', insertText: '@' + n, range: ctx.replace, sortText: '8@' + n });
   }
 }
+
+/** A value to fill in, as a snippet: quoted text, a number, an id. */
+function valuePlaceholder(type: PropertyType | null | undefined, op: ComparisonOperator): Pick<CompletionItem, 'label' | 'detail' | 'documentation' | 'insertText'> | undefined {
+  switch (type) {
+    case 'Numeric':
+      return { label: 'number', detail: 'a number', documentation: 'A whole or decimal number.', insertText: '${1:0}' };
+    case 'Guid':
+    case 'User':
+      return { label: 'id', detail: 'an id', documentation: 'The 32-digit hexadecimal id.', insertText: '${1:id}' };
+    case 'Boolean':
+    case 'DateTime':
+      return undefined;
+    default:
+      return op === 'contains'
+        ? { label: '"words"', detail: 'text to find', documentation: 'Words to find in the text (full-text match).', insertText: '"${1:words}"' }
+        : { label: '"text"', detail: 'quoted text', documentation: 'Text in quotes; `*` and `?` are wildcards unless `@wildcards off`.', insertText: '"${1:text}"' };
+  }
+}
+
 
 function addFieldKeys(by: FieldRef['by'], ctx: Ctx): void {
   for (const f of ctx.options.schema?.fields ?? []) {
@@ -263,8 +394,8 @@ function addAccessors(field: FieldRef, dot: boolean, ctx: Ctx): void {
   }
 }
 
-function keyword(word: string, documentation: string, ctx: Ctx, space = true): void {
-  ctx.out.push({ label: word, kind: 'keyword', documentation, insertText: space ? word + ' ' : word, range: ctx.replace, sortText: '5' + word });
+function keyword(word: string, documentation: string, ctx: Ctx, space = true, group = '5'): void {
+  ctx.out.push({ label: word, kind: 'keyword', documentation, insertText: space ? word + ' ' : word, range: ctx.replace, sortText: group + word });
 }
 
 function fieldDoc(f: FieldSchema): string {
@@ -285,6 +416,9 @@ function quoteIfNeeded(s: string): string {
 
 export interface DocumentCompletionOptions {
   schema?: QuerySchema;
+  /** Values used before (see `CompletionOptions.recentValues`); the section's own values are added. */
+  recentValues?: ReadonlyMap<string, readonly string[]>;
+  triggerCharacter?: string;
 }
 
 const DIRECTIVE_ITEMS: { key: string; insert: string; doc: string }[] = [
@@ -313,6 +447,9 @@ export function completeInDocument(text: string, offset: number, options: Docume
     supportWildcards: section.wildcards,
     defaultOperator: section.defaultOperator,
     boundNames: Object.keys(section.params),
+    recentValues: options.recentValues,
+    ownValues: true,
+    triggerCharacter: options.triggerCharacter,
   };
   const base = section.expressionOffset;
   let expr = section.expression;

@@ -58,7 +58,7 @@ export {
   type QuerySection,
 } from './document';
 export { LineIndex, positionAt, type Position } from './positions';
-export { complete, completeInDocument, type CompletionItem, type CompletionKind, type CompletionOptions, type DocumentCompletionOptions } from './completion';
+export { complete, completeInDocument, mergeValues, valueKey, valuesUsedIn, type CompletionItem, type CompletionKind, type CompletionOptions, type DocumentCompletionOptions } from './completion';
 export { hover, hoverInDocument, type HoverOptions, type HoverResult, type DocumentHoverOptions } from './hover';
 export {
   SEARCH_DEFAULTS,

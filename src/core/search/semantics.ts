@@ -396,8 +396,22 @@ function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
   const parsed = parseSearchDate(text, EPOCH);
   const legacy = LEGACY_DATE.exec(text);
   if (!parsed) {
-    if (isIsoDate(text) || legacy) invalid(ctx, v, `'${text}' is not a real date.`);
-    else invalid(ctx, v, `'${text}' is not a date; use ISO 8601 such as 2024-05-01 or 2024-05-01T12:00:00Z.`);
+    if (isIsoDate(text) || legacy) {
+      invalid(ctx, v, `'${text}' is not a real date.`);
+      return;
+    }
+    // A year or a year and month reads as its first day: offer that (the value keeps its quotes).
+    const partial = /^(\d{4})(?:-(\d{2}))?$/.exec(text);
+    const first = partial && (!partial[2] || (Number(partial[2]) >= 1 && Number(partial[2]) <= 12)) ? `${partial[1]}-${partial[2] ?? '01'}-01` : undefined;
+    ctx.out.push(
+      diagnostic(
+        DiagnosticCodes.InvalidValue,
+        'error',
+        `'${text}' is not a date; use ISO 8601 such as 2024-05-01 or 2024-05-01T12:00:00Z.`,
+        v.range,
+        first ? [{ title: `Write \`${first}\``, edits: [{ range: v.range, newText: quoteLike(first, v.kind === 'placeholder' ? null : v.quote) }] }] : undefined,
+      ),
+    );
     return;
   }
   if (legacy) {

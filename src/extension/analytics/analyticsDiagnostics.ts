@@ -3,6 +3,7 @@
 // `diagnose` on any text document. The JSON schema in schemas/ covers shape and names while typing.
 import * as vscode from 'vscode';
 import { lintAnalyticsText } from '../../core/analytics';
+import { DelayedChecks } from '../delayedChecks';
 import { rangeOf, toDiagnostic } from '../query/convert';
 
 const DEBOUNCE_MS = 250;
@@ -18,8 +19,8 @@ export function diagnoseAnalytics(doc: vscode.TextDocument): vscode.Diagnostic[]
 
 export class AnalyticsDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('dam-analytics');
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly checks = new DelayedChecks((doc) => this.refresh(doc));
+  private readonly disposables: vscode.Disposable[] = [this.collection, this.checks];
 
   constructor() {
     const d = this.disposables;
@@ -27,7 +28,7 @@ export class AnalyticsDiagnostics implements vscode.Disposable {
     d.push(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, DEBOUNCE_MS)));
     d.push(
       vscode.workspace.onDidCloseTextDocument((doc) => {
-        clearTimeout(this.timers.get(doc.uri.toString()));
+        this.checks.cancel(doc.uri);
         this.collection.delete(doc.uri);
       }),
     );
@@ -35,17 +36,7 @@ export class AnalyticsDiagnostics implements vscode.Disposable {
   }
 
   private schedule(doc: vscode.TextDocument, delay: number): void {
-    if (!isAnalyticsDocument(doc)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    const version = doc.version;
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (!doc.isClosed && doc.version === version) this.refresh(doc);
-      }, delay),
-    );
+    if (isAnalyticsDocument(doc)) this.checks.schedule(doc, delay);
   }
 
   refresh(doc: vscode.TextDocument): vscode.Diagnostic[] {
@@ -55,7 +46,6 @@ export class AnalyticsDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
     this.disposables.forEach((d) => d.dispose());
   }
 }

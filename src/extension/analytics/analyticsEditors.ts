@@ -2,6 +2,7 @@
 // but light: the panel itself (zod, validator, pager, exporter) is dist/analytics.js, required when the
 // first builder opens.
 import * as vscode from 'vscode';
+import { stringArg, uriArg } from '../commandArgs';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
@@ -37,8 +38,8 @@ export class AnalyticsEditors implements vscode.CustomTextEditorProvider, vscode
         supportsMultipleEditorsPerDocument: false,
       }),
     );
-    registerCommand(d, log, Commands.analyticsNewQuery, (id?: string) => this.newQuery(id));
-    registerCommand(d, log, Commands.analyticsOpenBuilder, (uri?: vscode.Uri) => this.openBuilder(uri));
+    registerCommand(d, log, Commands.analyticsNewQuery, (id?: unknown) => this.newQuery(stringArg(id)));
+    registerCommand(d, log, Commands.analyticsOpenBuilder, (uri?: unknown) => this.openBuilder(uriArg(uri)));
   }
 
   resolveCustomTextEditor(document: vscode.TextDocument, webviewPanel: vscode.WebviewPanel): void {

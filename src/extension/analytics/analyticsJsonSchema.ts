@@ -18,6 +18,9 @@ export function analyticsJsonSchema(): Record<string, unknown> {
   const dimensions = all.filter((m) => m.kind === 'dimension').map((m) => m.name);
   const timeDimensions = all.filter((m) => m.kind === 'dimension' && m.type === 'time').map((m) => m.name);
   const member = { enum: [...measures, ...dimensions] };
+  // A time dimension with a granularity is an output key of its own (`Views.viewDate.month`), which `order`
+  // may name as the analytics core does: without these the ready-made "Downloads by month" failed the schema.
+  const orderKey = { enum: [...measures, ...dimensions, ...timeDimensions.flatMap((d) => granularities.map((g) => `${d}.${g}`))] };
   const direction = { enum: ['asc', 'desc'] };
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -62,8 +65,8 @@ export function analyticsJsonSchema(): Record<string, unknown> {
       },
       order: {
         anyOf: [
-          { type: 'object', propertyNames: member, additionalProperties: direction },
-          { type: 'array', items: { type: 'array', items: [member, direction], minItems: 2, maxItems: 2 } },
+          { type: 'object', propertyNames: orderKey, additionalProperties: direction },
+          { type: 'array', items: { type: 'array', items: [orderKey, direction], minItems: 2, maxItems: 2 } },
         ],
       },
       limit: { type: 'integer', minimum: 0, maximum: MAX_LIMIT, description: `Rows per answer; the service returns at most ${MAX_LIMIT}.` },

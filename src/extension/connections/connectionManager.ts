@@ -1,18 +1,57 @@
 // Owns the active connection: which profile is active, its signed-in client, and the state the UI shows.
 import * as vscode from 'vscode';
-import type { Profile } from '../../api/profile';
-import { Commands, ContextKeys } from '../commandIds';
+import type { Profile, ProfileSecrets } from '../../api/profile';
+import { Commands, ContextKeys, SECTION } from '../commandIds';
 import type { DamLog } from '../log';
 import type { AuthUriHandler } from './authUriHandler';
+import { describeConnectionFailure, type ConnectionFailure, type FailureReason } from './failure';
 import type { ProfileStore } from './profileStore';
 import { loadSession } from './lazySession';
 import type { Session } from './session';
+import type { SecretVault, StoredToken } from './secretVault';
 
 export type ConnectionState =
   | { kind: 'none' }
   | { kind: 'connecting'; profile: Profile }
   | { kind: 'connected'; profile: Profile; session: Session }
-  | { kind: 'error'; profile: Profile; message: string };
+  /** `reason` says what went wrong when signing in failed (a refused secret asks for it again). */
+  | { kind: 'error'; profile: Profile; message: string; reason?: FailureReason };
+
+/** A sign-in that failed, with the reason in words (`message`) and the original error as its cause. */
+export class ConnectionError extends Error {
+  override readonly name = 'ConnectionError';
+
+  constructor(
+    readonly profile: Profile,
+    readonly failure: ConnectionFailure,
+    cause: unknown,
+  ) {
+    super(failure.message, { cause });
+  }
+}
+
+/** Secrets of a connection being tried: kept in memory, so nothing is stored unless it works. */
+class TrialVault implements SecretVault {
+  token: StoredToken | undefined;
+
+  constructor(readonly secrets: ProfileSecrets) {}
+
+  async getSecrets(): Promise<ProfileSecrets> {
+    return { ...this.secrets };
+  }
+
+  async setSecrets(_id: string, secrets: ProfileSecrets): Promise<void> {
+    Object.assign(this.secrets, secrets);
+  }
+
+  async getToken(): Promise<StoredToken | undefined> {
+    return this.token;
+  }
+
+  async setToken(_id: string, token: StoredToken | undefined): Promise<void> {
+    this.token = token;
+  }
+}
 
 export class ConnectionManager implements vscode.Disposable {
   private current: ConnectionState = { kind: 'none' };
@@ -35,8 +74,11 @@ export class ConnectionManager implements vscode.Disposable {
     return this.current.kind === 'connected' ? this.current.session : undefined;
   }
 
-  /** Connects to a profile and makes it the active one. Resolves with the session, rejects with a readable error. */
-  async connect(profileId: string, options: { interactive?: boolean; token?: vscode.CancellationToken } = {}): Promise<Session> {
+  /**
+   * Connects to a profile and makes it the active one. Resolves with the session; rejects with a
+   * ConnectionError saying in words what went wrong (or a CancellationError).
+   */
+  async connect(profileId: string, options: { interactive?: boolean; askSecrets?: boolean; token?: vscode.CancellationToken } = {}): Promise<Session> {
     const profile = await this.store.get(profileId);
     if (!profile) throw new Error(`There is no connection named '${profileId}'.`);
     const generation = ++this.generation;
@@ -45,7 +87,7 @@ export class ConnectionManager implements vscode.Disposable {
     try {
       // The client, its schemas and zod load with the first connection, not at activation.
       const { openSession } = loadSession();
-      const session = await openSession({ profile, store: this.store, log: this.log, uriHandler: this.uriHandler, interactive: options.interactive ?? true, token: options.token });
+      const session = await openSession({ profile, store: this.store, log: this.log, uriHandler: this.uriHandler, interactive: options.interactive ?? true, askSecrets: options.askSecrets, token: options.token });
       if (generation !== this.generation) {
         session.dispose();
         throw new vscode.CancellationError();
@@ -54,13 +96,56 @@ export class ConnectionManager implements vscode.Disposable {
       this.log.info(`Connected to ${profile.name} (${profile.endpoints.core})`);
       return session;
     } catch (err) {
+      const cancelled = err instanceof vscode.CancellationError;
+      const failure = cancelled ? undefined : this.failureOf(err, profile);
       if (generation === this.generation) {
-        const message = err instanceof vscode.CancellationError ? 'sign-in cancelled' : err instanceof Error ? err.message : String(err);
-        this.setState({ kind: 'error', profile, message: this.log.scrub(message) });
-        this.log.warn(`Could not connect to ${profile.name}: ${message}`);
+        this.setState({ kind: 'error', profile, message: failure?.message ?? 'sign-in cancelled', reason: failure?.reason });
+        this.log.warn(`Could not connect to ${profile.name}: ${this.log.scrub(err instanceof Error ? err.message : String(err))}`);
       }
-      throw err;
+      throw failure ? new ConnectionError(profile, failure, err) : err;
     }
+  }
+
+  /**
+   * Signs in with a profile that is not saved yet. Nothing is stored and the active connection stays as it
+   * is unless the sign-in works; then the profile and its secrets are saved and it becomes the active one.
+   */
+  async connectNew(profile: Profile, secrets: ProfileSecrets, options: { token?: vscode.CancellationToken } = {}): Promise<Session> {
+    const vault = new TrialVault({ ...secrets });
+    let session: Session;
+    try {
+      const { openSession } = loadSession();
+      session = await openSession({ profile, store: vault, log: this.log, uriHandler: this.uriHandler, interactive: true, token: options.token });
+    } catch (err) {
+      if (err instanceof vscode.CancellationError) throw err;
+      this.log.warn(`The connection ${profile.name} did not work and was not saved: ${this.log.scrub(err instanceof Error ? err.message : String(err))}`);
+      throw new ConnectionError(profile, this.failureOf(err, profile), err);
+    }
+    if (options.token?.isCancellationRequested) {
+      session.dispose();
+      throw new vscode.CancellationError();
+    }
+    await this.store.save(profile);
+    await this.store.setSecrets(profile.id, vault.secrets);
+    if (vault.token) await this.store.setToken(profile.id, vault.token);
+    this.generation++;
+    await this.store.setActiveId(profile.id);
+    this.setState({ kind: 'connected', profile, session });
+    this.log.info(`Connected to ${profile.name} (${profile.endpoints.core}); the connection is saved.`);
+    return session;
+  }
+
+  private failureOf(err: unknown, profile: Profile): ConnectionFailure {
+    const failure = describeConnectionFailure(err, profile, vscode.workspace.getConfiguration(SECTION).get<number>('requestTimeoutSeconds'));
+    return { ...failure, message: this.log.scrub(failure.message) };
+  }
+
+  /** Marks the active connection as failed (its service went away), if it is `profileId`'s. */
+  fail(profileId: string, message: string, reason: FailureReason): void {
+    const profile = this.activeProfile();
+    if (profile?.id !== profileId) return;
+    this.generation++;
+    this.setState({ kind: 'error', profile, message, reason });
   }
 
   /** Drops the active session without forgetting anything. */

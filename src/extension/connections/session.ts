@@ -28,6 +28,8 @@ export interface OpenSessionOptions {
   uriHandler: AuthUriHandler;
   /** False when restoring at startup: never prompt, fail instead. */
   interactive: boolean;
+  /** Ask for the client secret and password even when some are stored (after the server refused them). */
+  askSecrets?: boolean;
   token?: vscode.CancellationToken;
 }
 
@@ -56,7 +58,7 @@ export async function openSession(options: OpenSessionOptions): Promise<Session>
 
   const needSecret = async (kind: 'clientSecret' | 'password', prompt: string): Promise<string> => {
     const existing = secrets[kind];
-    if (existing) return existing;
+    if (existing && !options.askSecrets) return existing;
     if (!interactive) throw new Error(`${profile.name} has no ${kind === 'password' ? 'password' : 'client secret'} in secret storage: run "DAM: Sign In Again".`);
     const value = await vscode.window.showInputBox({ title: `Sign in to ${profile.name}`, prompt, password: true, ignoreFocusOut: true });
     if (value === undefined) throw new vscode.CancellationError();

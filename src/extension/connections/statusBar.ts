@@ -5,6 +5,9 @@ import type { ConnectionState } from './connectionManager';
 
 export class ConnectionStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
+  private state: ConnectionState = { kind: 'none' };
+  /** The local emulator is on its way up (before its connection begins, the state alone would say "not connected"). */
+  private emulatorStarting = false;
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('dam.connection', vscode.StatusBarAlignment.Left, 50);
@@ -14,9 +17,20 @@ export class ConnectionStatusBar implements vscode.Disposable {
     this.item.show();
   }
 
+  setEmulatorStarting(starting: boolean): void {
+    this.emulatorStarting = starting;
+    this.update(this.state);
+  }
+
   update(state: ConnectionState): void {
+    this.state = state;
     const item = this.item;
     item.backgroundColor = undefined;
+    if (this.emulatorStarting && state.kind !== 'connected' && state.kind !== 'connecting') {
+      item.text = '$(sync~spin) DAM: starting the local emulator…';
+      item.tooltip = 'The local emulator is starting; its first start loads the demo tenant.';
+      return;
+    }
     switch (state.kind) {
       case 'none':
         item.text = '$(plug) DAM: not connected';
@@ -37,8 +51,13 @@ export class ConnectionStatusBar implements vscode.Disposable {
         break;
       }
       case 'error':
-        item.text = `$(warning) DAM: ${state.profile.name}`;
-        item.tooltip = `Not connected: ${state.message}\nClick to switch or sign in again.`;
+        if (state.reason === 'emulatorStopped') {
+          item.text = `$(debug-stop) DAM: ${state.profile.name} stopped`;
+          item.tooltip = `${state.message}\nClick to start it again or switch connection.`;
+        } else {
+          item.text = `$(warning) DAM: ${state.profile.name}`;
+          item.tooltip = `Not connected: ${state.message}\nClick to switch or sign in again.`;
+        }
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
     }

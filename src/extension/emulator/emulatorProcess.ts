@@ -13,12 +13,27 @@ export interface EmulatorStartOptions {
 
 const START_TIMEOUT_MS = 120_000;
 
+/** How the emulator ended when nobody asked it to. */
+export interface EmulatorExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Its last lines of output (stdout and stderr, oldest first). */
+  lastLines: string[];
+}
+
+const KEPT_LINES = 20;
+
 export class EmulatorProcess implements vscode.Disposable {
   private child: ChildProcess | undefined;
   private origin: string | undefined;
   private readonly changed = new vscode.EventEmitter<string | undefined>();
   /** Fires with the origin when the emulator becomes ready, and with undefined when it stops. */
   readonly onDidChange = this.changed.event;
+  private readonly died = new vscode.EventEmitter<EmulatorExit>();
+  /** Fires when the emulator exits after it was ready without being stopped (a crash, a kill). */
+  readonly onDidExitUnexpectedly = this.died.event;
+  /** The last lines the running emulator printed. */
+  private lastLines: string[] = [];
 
   constructor(
     private readonly scriptPath: string,
@@ -46,6 +61,11 @@ export class EmulatorProcess implements vscode.Disposable {
       windowsHide: true,
     });
     this.child = child;
+    this.lastLines = [];
+    const remember = (line: string) => {
+      this.lastLines.push(line);
+      if (this.lastLines.length > KEPT_LINES) this.lastLines.shift();
+    };
     return new Promise<string>((resolve, reject) => {
       let settled = false;
       let stderrTail = '';
@@ -71,7 +91,10 @@ export class EmulatorProcess implements vscode.Disposable {
         while ((newline = buffered.indexOf('\n')) >= 0) {
           const line = buffered.slice(0, newline).trimEnd();
           buffered = buffered.slice(newline + 1);
-          if (line) this.log.info(`[emulator] ${line}`);
+          if (line) {
+            this.log.info(`[emulator] ${line}`);
+            remember(line);
+          }
           const listening = parseListening(line);
           if (listening && !this.origin) {
             this.origin = listening;
@@ -83,17 +106,26 @@ export class EmulatorProcess implements vscode.Disposable {
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => {
         stderrTail = (stderrTail + chunk).slice(-2000);
-        for (const line of chunk.split('\n')) if (line.trim()) this.log.warn(`[emulator] ${line.trimEnd()}`);
+        for (const line of chunk.split('\n')) {
+          if (!line.trim()) continue;
+          this.log.warn(`[emulator] ${line.trimEnd()}`);
+          remember(line.trimEnd());
+        }
       });
       child.on('error', (err) => finish(new Error(`Could not start the emulator: ${err.message}`)));
       child.on('exit', (code, signal) => {
-        const wasReady = this.origin !== undefined;
+        // stop() lets go of the child before killing it: still holding it means nobody asked it to go.
+        const unexpected = this.child === child && this.origin !== undefined;
         if (this.child === child) {
           this.child = undefined;
           this.origin = undefined;
         }
         this.log.info(`Emulator exited (${signal ?? `code ${code}`})`);
-        if (wasReady) this.changed.fire(undefined);
+        if (unexpected) {
+          // Listeners hear why before they hear that it is gone, so they can say so instead of just disconnecting.
+          this.died.fire({ code, signal, lastLines: [...this.lastLines] });
+          this.changed.fire(undefined);
+        }
         const detail = stderrTail.trim().split('\n').slice(-3).join(' ');
         finish(new Error(`The emulator exited before it was ready (${signal ?? `code ${code}`})${detail ? `: ${detail}` : ''}`));
       });
@@ -116,5 +148,6 @@ export class EmulatorProcess implements vscode.Disposable {
   dispose(): void {
     this.stop();
     this.changed.dispose();
+    this.died.dispose();
   }
 }

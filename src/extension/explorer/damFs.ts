@@ -1,8 +1,13 @@
-// The read-only `dam:` file system: a version's file, a rendition or a record's thumbnail opens in an
-// editor tab (VS Code's image preview for images) without a temporary file. Paths:
-//   dam:/version/<versionId>/<fileName>
-//   dam:/rendition/<versionId>/<renditionId>/<name>
-//   dam:/thumbnail/<recordId>/<name>.png
+// The read-only `dam:` file system: a version's file, a rendition, a record's thumbnail or preview, or a
+// record's (classification's) metadata opens in an editor tab (VS Code's image preview for images) without a
+// temporary file. The path is what people read in the tab and the breadcrumbs, the record's title and the
+// file's name; the ids that find the bytes travel in the query:
+//   dam:/<record title>/<file name>?version=<versionId>
+//   dam:/<record title>/<rendition name>?version=<versionId>&rendition=<renditionId>
+//   dam:/<record title>/<record title> (thumbnail).png?thumbnail=<recordId>
+//   dam:/<record title>/<record title> (preview).png?preview=<recordId>
+//   dam:/<record title>/<record title>.json?record=<recordId>
+//   dam:/<classification>/<classification>.json?classification=<classificationId>
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
 import { fileDataOf } from './fileDataCache';
@@ -14,17 +19,62 @@ interface Entry {
   mtime: number;
 }
 
-/** Builds the `dam:` URI of a version's file; the file name is last so the editor picks the right viewer. */
-export function versionUri(versionId: string, fileName: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DAM_SCHEME, path: `/version/${versionId}/${safeName(fileName)}` });
+type DamResource =
+  | { kind: 'version'; versionId: string }
+  | { kind: 'rendition'; versionId: string; renditionId: string }
+  | { kind: 'thumbnail' | 'preview' | 'record'; recordId: string }
+  | { kind: 'classification'; classificationId: string };
+
+function damUri(folder: string, name: string, ids: Record<string, string>): vscode.Uri {
+  return vscode.Uri.from({ scheme: DAM_SCHEME, path: `/${safeName(folder)}/${safeName(name)}`, query: new URLSearchParams(ids).toString() });
 }
 
-export function renditionUri(versionId: string, renditionId: string, name: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DAM_SCHEME, path: `/rendition/${versionId}/${renditionId}/${safeName(name)}` });
+/** A version's file, named after its record and file; the file name is last so the editor picks the right viewer. */
+export function versionUri(versionId: string, fileName: string, recordTitle?: string): vscode.Uri {
+  return damUri(recordTitle ?? 'version', fileName, { version: versionId });
+}
+
+export function renditionUri(versionId: string, renditionId: string, name: string, recordTitle?: string): vscode.Uri {
+  return damUri(recordTitle ?? 'rendition', name, { version: versionId, rendition: renditionId });
 }
 
 export function thumbnailUri(recordId: string, title: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DAM_SCHEME, path: `/thumbnail/${recordId}/${safeName(title)} (thumbnail).png` });
+  return damUri(title, `${title} (thumbnail).png`, { thumbnail: recordId });
+}
+
+/** A record's preview image (the service renders it from the master file). */
+export function previewUri(recordId: string, title: string): vscode.Uri {
+  return damUri(title, `${title} (preview).png`, { preview: recordId });
+}
+
+/** A record's own data as read-only JSON, for records without an image to show. */
+export function recordUri(recordId: string, title: string): vscode.Uri {
+  return damUri(title, `${title}.json`, { record: recordId });
+}
+
+export function classificationUri(classificationId: string, label: string): vscode.Uri {
+  return damUri(label, `${label}.json`, { classification: classificationId });
+}
+
+/** What a `dam:` URI stands for (also the older `dam:/version/<id>/<name>` form a restored tab may hold). */
+export function resourceOf(uri: vscode.Uri): DamResource | undefined {
+  if (uri.scheme !== DAM_SCHEME) return undefined;
+  const q = new URLSearchParams(uri.query);
+  const version = q.get('version');
+  const rendition = q.get('rendition');
+  if (version && rendition) return { kind: 'rendition', versionId: version, renditionId: rendition };
+  if (version) return { kind: 'version', versionId: version };
+  for (const kind of ['thumbnail', 'preview', 'record'] as const) {
+    const id = q.get(kind);
+    if (id) return { kind, recordId: id };
+  }
+  const classification = q.get('classification');
+  if (classification) return { kind: 'classification', classificationId: classification };
+  const [kind, a, b] = uri.path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  if (kind === 'version' && a) return { kind: 'version', versionId: a };
+  if (kind === 'rendition' && a && b) return { kind: 'rendition', versionId: a, renditionId: b };
+  if (kind === 'thumbnail' && a) return { kind: 'thumbnail', recordId: a };
+  return undefined;
 }
 
 function safeName(name: string): string {
@@ -45,10 +95,10 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const [kind, id] = parts(uri);
-    if (kind === 'version' && id) {
+    const resource = resourceOf(uri);
+    if (resource?.kind === 'version') {
       // The version says its size and date; no need to download for a stat.
-      const version = await this.data().version(id).catch((err: unknown) => this.fail(uri, err));
+      const version = await this.data().version(resource.versionId).catch((err: unknown) => this.fail(uri, err));
       if (typeof version.fileSize === 'number') {
         const mtime = version.createdOn ? Date.parse(version.createdOn) || 0 : 0;
         return { type: vscode.FileType.File, ctime: mtime, mtime, size: version.fileSize, permissions: vscode.FilePermission.Readonly };
@@ -92,17 +142,33 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
     const key = uri.toString();
     const cached = this.recent.get(key);
     if (cached) return cached;
-    const [kind, a, b] = parts(uri);
+    const resource = resourceOf(uri);
     const data = this.data();
     let bytes: Uint8Array;
     try {
-      if (kind === 'version' && a) bytes = await data.download(await data.version(a));
-      else if (kind === 'rendition' && a && b) {
-        const rendition = (await data.renditions(a)).find((r) => r.id === b);
-        if (!rendition) throw vscode.FileSystemError.FileNotFound(uri);
-        bytes = await data.download(rendition);
-      } else if (kind === 'thumbnail' && a) bytes = (await data.thumbnail({ id: a })).bytes;
-      else throw vscode.FileSystemError.FileNotFound(uri);
+      switch (resource?.kind) {
+        case 'version':
+          bytes = await data.download(await data.version(resource.versionId));
+          break;
+        case 'rendition': {
+          const rendition = (await data.renditions(resource.versionId)).find((r) => r.id === resource.renditionId);
+          if (!rendition) throw vscode.FileSystemError.FileNotFound(uri);
+          bytes = await data.download(rendition);
+          break;
+        }
+        case 'thumbnail':
+        case 'preview':
+          bytes = (await data.image({ id: resource.recordId }, resource.kind)).bytes;
+          break;
+        case 'record':
+          bytes = json(await data.resource(`record/${encodeURIComponent(resource.recordId)}`));
+          break;
+        case 'classification':
+          bytes = json(await data.resource(`classification/${encodeURIComponent(resource.classificationId)}`));
+          break;
+        default:
+          throw vscode.FileSystemError.FileNotFound(uri);
+      }
     } catch (err) {
       this.fail(uri, err);
     }
@@ -124,6 +190,8 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
   }
 }
 
-function parts(uri: vscode.Uri): string[] {
-  return uri.path.split('/').filter(Boolean);
+/** A resource as people read it: indented JSON without its links (download links carry tokens). */
+function json(value: unknown): Uint8Array {
+  const { _links: _l, ...rest } = (value ?? {}) as Record<string, unknown>;
+  return new TextEncoder().encode(JSON.stringify(rest, null, 2) + '\n');
 }

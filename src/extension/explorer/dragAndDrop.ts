@@ -8,6 +8,7 @@ import type { DamLog } from '../log';
 import type { ExplorerProvider } from './explorerProvider';
 import type { ExplorerNode } from './nodes';
 import { UploadQueue } from '../../api/uploadQueue';
+import { count } from '../plural';
 
 const URI_LIST = 'text/uri-list';
 
@@ -85,9 +86,9 @@ export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<Exp
     if (dest.kind === 'classification') this.provider.refresh(dest.node);
     else this.provider.refreshRecord(dest.id);
     if (outcome.failed.length) {
-      void vscode.window.showErrorMessage(`DAM: ${outcome.failed.length} of ${files.length} upload(s) failed: ${outcome.failed.map((f) => `${f.file} (${f.reason})`).join('; ')}`);
+      void vscode.window.showErrorMessage(`DAM: ${outcome.failed.length} of ${count(files.length, 'upload')} failed: ${outcome.failed.map((f) => `${f.file} (${f.reason})`).join('; ')}`);
     } else if (outcome.cancelled) {
-      void vscode.window.showInformationMessage(`DAM: upload cancelled after ${outcome.recordIds.length} of ${files.length} file(s).`);
+      void vscode.window.showInformationMessage(`DAM: upload cancelled after ${outcome.recordIds.length} of ${count(files.length, 'file')}.`);
     }
     return outcome;
   }

@@ -1,15 +1,16 @@
 // The DAM Explorer view: its tree, its commands, and the status line it shows while the service throttles.
 import * as vscode from 'vscode';
+import { explorerNodeArg, explorerNodesArg, stringArg } from '../commandArgs';
 import { Commands, VIEW_EXPLORER } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
-import { DamFileSystem, DAM_SCHEME, renditionUri, thumbnailUri, versionUri } from './damFs';
+import { DamFileSystem, DAM_SCHEME, recordUri, renditionUri, thumbnailUri, versionUri } from './damFs';
 import { CheckDecorations } from './decorations';
 import { ExplorerDragAndDrop } from './dragAndDrop';
 import { ExplorerProvider } from './explorerProvider';
 import { hrefOf } from './fileData';
-import { recordLabel, type ExplorerNode } from './nodes';
+import { recordLabel, renditionFileName, type ExplorerNode } from './nodes';
 
 const ID_KINDS: ReadonlySet<ExplorerNode['kind']> = new Set(['record', 'classification', 'file', 'version', 'rendition', 'checkResult']);
 
@@ -42,17 +43,26 @@ export class Explorer implements vscode.Disposable {
     d.push(this.view);
     d.push(log.onDidRequest((e) => this.onRequest(e.status)));
 
+    // Run from the view's title bar these receive the selected node; only what each expects is passed on.
     registerCommand(d, log, Commands.explorerRefresh, () => this.provider.refresh());
-    registerCommand(d, log, Commands.explorerRefreshNode, (node: ExplorerNode) => this.provider.refresh(node));
-    registerCommand(d, log, Commands.explorerRetry, (node: ExplorerNode) => this.provider.retry(node));
-    registerCommand(d, log, Commands.explorerLoadMore, (node?: ExplorerNode) => this.loadMore(node));
-    registerCommand(d, log, Commands.explorerLoadAll, (node?: ExplorerNode) => this.loadAll(node));
-    registerCommand(d, log, Commands.explorerFind, (query?: string) => this.find(query));
+    registerCommand(d, log, Commands.explorerRefreshNode, (node?: unknown) => this.provider.refresh(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerRetry, (node?: unknown) => {
+      const message = explorerNodeArg(node);
+      if (message) this.provider.retry(message);
+    });
+    registerCommand(d, log, Commands.explorerLoadMore, (node?: unknown) => this.loadMore(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerLoadAll, (node?: unknown) => this.loadAll(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerFind, (query?: unknown) => this.find(stringArg(query)));
     registerCommand(d, log, Commands.explorerClearFind, () => this.provider.clearFind());
-    registerCommand(d, log, Commands.copyId, (node?: ExplorerNode, selected?: ExplorerNode[]) => this.copyIds(node, selected));
-    registerCommand(d, log, Commands.explorerCopyLink, (node?: ExplorerNode) => this.copyLink(node));
-    registerCommand(d, log, Commands.explorerOpenInWebUi, (node?: ExplorerNode) => this.openInWebUi(node));
-    registerCommand(d, log, Commands.explorerOpenPreview, (node?: ExplorerNode) => this.openPreview(node));
+    registerCommand(d, log, Commands.explorerRevealRecord, (recordId?: unknown, options?: unknown) => {
+      const id = stringArg(recordId);
+      const focus = (options as { focus?: unknown } | undefined)?.focus;
+      return id ? this.revealRecord(id, { focus: typeof focus === 'boolean' ? focus : undefined }) : undefined;
+    });
+    registerCommand(d, log, Commands.copyId, (node?: unknown, selected?: unknown) => this.copyIds(explorerNodeArg(node), explorerNodesArg(selected)));
+    registerCommand(d, log, Commands.explorerCopyLink, (node?: unknown) => this.copyLink(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerOpenInWebUi, (node?: unknown) => this.openInWebUi(explorerNodeArg(node)));
+    registerCommand(d, log, Commands.explorerOpenPreview, (node?: unknown) => this.openPreview(explorerNodeArg(node)));
   }
 
   private throttled = false;
@@ -185,12 +195,51 @@ export class Explorer implements vscode.Disposable {
   private async openPreview(node?: ExplorerNode): Promise<vscode.Uri | undefined> {
     const target = node ?? this.view.selection[0];
     let uri: vscode.Uri | undefined;
-    if (target?.kind === 'record') uri = thumbnailUri(target.id, recordLabel(target.record));
-    else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `${target.id}${target.version.extension ?? ''}`);
-    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, target.rendition.name ?? `${target.id}.${target.rendition.format ?? 'bin'}`);
+    const title = target && this.recordTitleOf(target);
+    if (target?.kind === 'record') uri = await this.recordPreviewUri(target.id, recordLabel(target.record));
+    else if (target?.kind === 'version') uri = versionUri(target.id, target.version.fileName ?? `version ${target.version.version ?? ''}${target.version.extension ?? ''}`, title);
+    else if (target?.kind === 'rendition') uri = renditionUri(target.versionId, target.id, renditionFileName(target.rendition), title);
     if (!uri) return undefined;
     await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
     return uri;
+  }
+
+  /**
+   * A record's thumbnail when it has one (the file system keeps the bytes it fetched for the stat, so they are
+   * read once), else its data as JSON: a document's or a video's record has no image to show.
+   */
+  private async recordPreviewUri(recordId: string, title: string): Promise<vscode.Uri> {
+    const thumbnail = thumbnailUri(recordId, title);
+    try {
+      await this.fileSystem.stat(thumbnail);
+      return thumbnail;
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return recordUri(recordId, title);
+      throw err;
+    }
+  }
+
+  /** The title of the record a node is (or lies below), for names shown instead of ids. */
+  recordTitleOf(node: ExplorerNode): string | undefined {
+    for (let n: ExplorerNode | undefined = node; n; n = this.provider.getParent(n)) if (n.kind === 'record') return recordLabel(n.record);
+    return undefined;
+  }
+
+  /**
+   * Shows a record in the tree where it lives: its classification path expanded, the page holding it
+   * loaded, the record selected (the query results' Reveal, and after an upload without taking the focus).
+   * A record without a classification is shown under a search result instead.
+   */
+  async revealRecord(recordId: string, options: { focus?: boolean } = {}): Promise<ExplorerNode | undefined> {
+    const focus = options.focus ?? true;
+    if (focus) await vscode.commands.executeCommand(`${VIEW_EXPLORER}.focus`);
+    const node = await vscode.window.withProgress({ location: { viewId: VIEW_EXPLORER }, title: 'Revealing the record' }, () => this.provider.locateRecord(recordId));
+    if (!node) {
+      void vscode.window.showWarningMessage('DAM: that record is no longer in the tenant (it may have been deleted).');
+      return undefined;
+    }
+    await this.view.reveal(node, { select: true, focus, expand: false });
+    return node;
   }
 
   dispose(): void {

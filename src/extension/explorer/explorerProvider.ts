@@ -10,7 +10,7 @@ import type { DamLog } from '../log';
 import { resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
-import { NodeContext, classificationLabel, keyOf, recordLabel, type CheckResultView, type ExplorerNode } from './nodes';
+import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, type CheckResultView, type ExplorerNode } from './nodes';
 import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
@@ -31,6 +31,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   /** The record rows under the current search results, built once so every caller holds the same objects. */
   private resultRows: Extract<ExplorerNode, { kind: 'record' }>[] | undefined;
   private results: Extract<ExplorerNode, { kind: 'results' }> | undefined;
+  private searches = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -118,12 +119,17 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       }
       case 'file': {
         const f = node.file;
-        const item = new vscode.TreeItem(f.isMaster ? 'Master file' : `File ${node.index + 1}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const label = f.isMaster ? 'Master file' : `File ${node.index + 1}`;
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = keyOf(node);
         item.contextValue = NodeContext.file;
         item.iconPath = new vscode.ThemeIcon(f.isMaster ? 'file-symlink-file' : 'file');
         item.description = shortDate(f.modifiedOn ?? f.createdOn);
-        item.tooltip = `File ${f.id}`;
+        // Names for the screen reader and the hover; the id only in the hover and Copy Id.
+        const parent = this.nodes.get(node.parentKey);
+        const of = parent?.kind === 'record' ? ` of ${recordLabel(parent.record)}` : '';
+        item.accessibilityInformation = { label: [label + of, item.description].filter(Boolean).join(', ') };
+        item.tooltip = new vscode.MarkdownString(`**${md(label)}**${md(of)}\n\nid \`${f.id}\``);
         return item;
       }
       case 'version': {
@@ -152,16 +158,17 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       }
       case 'checkResult': {
         const c = node.result;
-        const item = new vscode.TreeItem(c.checkName ?? `Check ${c.checkId}`, c.findings.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(c.checkName ?? 'Unnamed check', c.findings.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
         item.id = keyOf(node);
         item.contextValue = NodeContext.checkResult;
         const badge = resultBadge(c);
         item.iconPath = new vscode.ThemeIcon(outcomeIcon(c.outcome ?? undefined, badge?.color), outcomeColor(badge?.color));
         item.description = [badge?.label ?? 'no findings', shortDate(c.createdOn)].filter(Boolean).join(' · ');
         item.resourceUri = checkUri('result', c.id);
-        const tip = new vscode.MarkdownString(`**${md(c.checkName ?? c.checkId)}**\n\n`);
+        const tip = new vscode.MarkdownString(`**${md(c.checkName ?? 'Unnamed check')}**\n\n`);
         // The description is the service's Markdown: shown, but never trusted with commands or HTML.
         tip.appendMarkdown(c.description);
+        tip.appendMarkdown(`\n\ncheck id \`${c.checkId}\` · result id \`${c.id}\``);
         tip.isTrusted = false;
         tip.supportHtml = false;
         item.tooltip = tip;
@@ -291,16 +298,64 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     await this.paging.all(client, classificationId, signal, onPage, () => this.changed.fire(this.nodes.get(`cls:${classificationId}`)));
   }
 
-  /** Runs a server-side search and shows its first page as a "Results" node at the top. */
+  /**
+   * Runs a server-side search and shows its first page as a "Results" node at the top. Plain words are
+   * ranked by relevance, with records whose title is exactly those words first.
+   */
   async find(query: string, signal?: AbortSignal): Promise<Extract<ExplorerNode, { kind: 'results' }> | undefined> {
     const client = this.client;
     if (!client) return undefined;
-    const page = await client.search.records({ expression: query, pageSize: 100, signal });
-    this.results = { kind: 'results', id: 'find', parentKey: undefined, query, hits: page.items, total: page.totalCount ?? undefined };
+    const words = plainWords(query);
+    const [page, exact] = await Promise.all([
+      client.search.records({ expression: query, pageSize: 100, signal, ...(words ? { sort: 'Rank desc' } : {}) }),
+      words ? client.search.records({ expression: 'Title = @title', namedParameters: { title: words }, supportWildcards: false, pageSize: 20, signal }) : undefined,
+    ]);
+    const first = exact?.items ?? [];
+    const hits = [...first, ...page.items.filter((r) => !first.some((e) => e.id === r.id))];
+    // A new id per search: VS Code remembers a row's collapsed state by id, and new results should show open.
+    this.results = { kind: 'results', id: `find-${++this.searches}`, parentKey: undefined, query, hits, total: page.totalCount ?? undefined };
     this.resultRows = undefined;
     this.track([this.results]);
     this.changed.fire(undefined);
     return this.results;
+  }
+
+  /**
+   * The record's row where it lives in the tree: below its classification path (each level read as on
+   * expand, pages of the classification loaded until the record is among them), tracked so VS Code can
+   * reveal it. A record in no classification comes as a search result. Undefined when there is no such record.
+   */
+  async locateRecord(recordId: string, signal?: AbortSignal): Promise<ExplorerNode | undefined> {
+    const client = this.client;
+    if (!client) return undefined;
+    const listed = itemsOf(await client.get(`record/${encodeURIComponent(recordId)}/classifications`, { signal }).catch((err: unknown) => {
+      if ((err as { status?: unknown }).status === 404) return undefined;
+      throw err;
+    }));
+    const direct = listed[0] as Classification | undefined;
+    if (direct) {
+      const ancestors = await client.classifications.ancestors(direct.id, { signal });
+      let level: ClassificationNode[] = this.track(await this.rootNodes(client));
+      let node: ClassificationNode | undefined;
+      for (const c of [...ancestors, direct]) {
+        node = level.find((n) => n.id === c.id);
+        if (!node) break;
+        if (c.id !== direct.id) level = this.track(await this.childNodes(client, node));
+      }
+      if (node?.id === direct.id) {
+        const paging = await this.paging.first(client, node.id);
+        for (let pages = 0; !paging.rows.some((r) => r.id === recordId) && paging.nextCursor && pages < MAX_REVEAL_PAGES; pages++) await this.loadMore(node.id, signal);
+        // The row VS Code was given for the record (rows are made once per record), so it can reveal it.
+        const row = paging.rows.find((r) => r.id === recordId);
+        if (row) {
+          this.track([row]);
+          this.changed.fire(node);
+          return row;
+        }
+      }
+    }
+    const results = await this.find(`Id = ${recordId}`, signal);
+    return results ? this.resultRowsOf(results).find((r) => r.id === recordId) : undefined;
   }
 
   clearFind(): void {
@@ -399,6 +454,15 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();
   }
+}
+
+/** Pages of a classification Reveal loads at most to find a record (then it shows it as a search result). */
+const MAX_REVEAL_PAGES = 200;
+
+/** `items[]` of a collection answer, read loosely (the classifications of a record). */
+function itemsOf(body: unknown): unknown[] {
+  const items = (body as { items?: unknown } | null | undefined)?.items;
+  return Array.isArray(items) ? items : [];
 }
 
 function pageSize(): number {

@@ -51,6 +51,8 @@ async function bytesOf(stream: AsyncIterable<Uint8Array | string>): Promise<Uint
 
 export class FileData {
   private checkNames: Promise<Map<string, string>> | undefined;
+  /** Check ids the names were read again for, so an id without a check reads them only once. */
+  private readonly reread = new Set<string>();
 
   constructor(private readonly client: DamClient) {}
 
@@ -79,7 +81,14 @@ export class FileData {
   /** Every check result of a version with its findings (GET /fileversion/{id}/CheckResults, then each result's findings). */
   async checkResults(versionId: string, signal?: AbortSignal): Promise<CheckResultView[]> {
     const body = await this.client.get(`fileversion/${encodeURIComponent(versionId)}/CheckResults`, { signal });
-    const names = await this.names(signal);
+    let names = await this.names(signal);
+    // A check published since the names were read (a new one) is not in the list yet: read it again, once per unknown id.
+    const unknown = itemsOf(body).map((raw) => (str(raw.checkId) ?? '').toLowerCase()).filter((id) => id && !names.has(id) && !this.reread.has(id));
+    if (unknown.length) {
+      unknown.forEach((id) => this.reread.add(id));
+      this.checkNames = undefined;
+      names = await this.names(signal);
+    }
     return Promise.all(
       itemsOf(body).map(async (raw): Promise<CheckResultView> => {
         const id = str(raw.id) ?? '';
@@ -126,13 +135,23 @@ export class FileData {
    * The record's thumbnail image. The hover and the `dam:` file system cannot send our bearer token, so the
    * bytes are fetched here, through the client.
    */
-  async thumbnail(record: { id: string; _links?: unknown }, signal?: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  thumbnail(record: { id: string; _links?: unknown }, signal?: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    return this.image(record, 'thumbnail', signal);
+  }
+
+  /** The record's thumbnail (256 px) or preview (1024 px) image. */
+  async image(record: { id: string; _links?: unknown }, rel: 'thumbnail' | 'preview', signal?: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     // The relation answers the image resource (size, format, `download` link holding its own token), not its bytes.
-    const href = hrefOf(record, 'thumbnail') ?? `record/${encodeURIComponent(record.id)}/thumbnail`;
+    const href = hrefOf(record, rel) ?? `record/${encodeURIComponent(record.id)}/${rel}`;
     const image = (await this.client.get(href, { signal })) as Loose;
     const target = hrefOf(image, 'download') ?? str(image.uri);
-    if (!target) throw new Error(`the thumbnail of record ${record.id} has no download link`);
+    if (!target) throw new Error(`the ${rel} of record ${record.id} has no download link`);
     const result = await this.client.files.download(target, { signal });
     return { bytes: await bytesOf(result.body), contentType: result.contentType };
+  }
+
+  /** A resource of the content API as the service answers it (a record, a classification). */
+  resource(path: string, signal?: AbortSignal): Promise<unknown> {
+    return this.client.get(path, { signal });
   }
 }

@@ -90,3 +90,20 @@ export function classificationLabel(c: Classification): string {
 export function recordLabel(r: Pick<RecordRow, 'id' | 'title'>): string {
   return r.title || r.id;
 }
+
+/**
+ * The words of a search that is only words (no operator, quote, parenthesis, wildcard or placeholder), or
+ * undefined: such a search is ranked by relevance, and a record titled exactly so comes first.
+ */
+export function plainWords(query: string): string | undefined {
+  const text = query.trim().replace(/\s+/g, ' ');
+  if (!text || /[=<>()"'*?@\\+]/.test(text) || /(^|\s)-/.test(text)) return undefined;
+  if (/(^|\s)(and|or|not|in|contains)(\s|$)/i.test(text)) return undefined;
+  return text;
+}
+
+/** A rendition's file name: its name, with its format as the extension when the name has none (`thumbnail.png`). */
+export function renditionFileName(a: Pick<AdditionalFile, 'name' | 'preset' | 'format' | 'id'>): string {
+  const name = a.name || a.preset || 'rendition';
+  return /\.\w{2,5}$/.test(name) || !a.format ? name : `${name}.${a.format.replace(/^\./, '')}`;
+}

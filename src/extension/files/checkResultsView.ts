@@ -104,7 +104,7 @@ export class CheckResultsProvider implements vscode.TreeDataProvider<CheckViewNo
       const badge = r.badge ? `${r.badge.label}` : 'no badge';
       item.description = r.inProgress ? `${badge} · in progress` : `${badge}${r.outcome ? '' : ' (rollup)'} · ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}`;
       item.iconPath = r.inProgress ? new vscode.ThemeIcon('sync') : new vscode.ThemeIcon(r.badge ? 'circle-filled' : 'circle-outline', r.badge ? new vscode.ThemeColor(BADGE_COLOR[r.badge.color]) : undefined);
-      item.tooltip = untrusted(`**${escape(r.checkName)}** — ${r.badge ? `${r.badge.color} badge ${escape(r.badge.label)}` : 'no badge'}\n\n${r.description}`);
+      item.tooltip = untrusted(`**${escape(r.checkName)}** — ${r.badge ? `${r.badge.color} badge ${escape(r.badge.label)}` : 'no badge'}\n\n${r.description}\n\ncheck id \`${r.checkId}\` · result id \`${r.id}\``);
       item.contextValue = CheckViewContext.result;
       return item;
     }

@@ -18,6 +18,7 @@ export interface PublishAnswer {
 export interface ResultView {
   id: string;
   checkName: string;
+  checkId: string;
   outcome: CheckResult['outcome'];
   description: string;
   createdOn: string | undefined;
@@ -77,7 +78,8 @@ export async function loadResults(client: DamClient, versionId: string, signal?:
       const findings = await client.checks.findings(versionId, r.id, signal);
       return {
         id: r.id,
-        checkName: names.get(r.checkId.toLowerCase()) ?? r.checkId,
+        checkName: names.get(r.checkId.toLowerCase()) ?? 'Unnamed check',
+        checkId: r.checkId,
         outcome: r.outcome,
         description: r.description,
         createdOn: r.createdOn,

@@ -2,10 +2,10 @@
 // view. They are thin: the client (loaded with the session) does the service work, UploadQueue the sending,
 // and the check file parser and rollup load with dist/files.js on the first publish or view read.
 import * as vscode from 'vscode';
+import { explorerNodeArg } from '../commandArgs';
 import { Commands, VIEW_CHECK_RESULTS } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
-import type { ExplorerNode } from '../explorer/nodes';
 import type { FindingDiagnostics } from '../findings/findingDiagnostics';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
@@ -15,6 +15,7 @@ import { DownloadCommand } from './downloadCommand';
 import { loadChecksModule } from './lazyFiles';
 import { RenditionsCommand } from './renditionsCommand';
 import { UploadCommand } from './uploadCommand';
+import { count } from '../plural';
 
 /** What Publish Check Result accepts when run programmatically; each field given skips its prompt. */
 export interface PublishArgs {
@@ -47,7 +48,7 @@ export class FileCommands implements vscode.Disposable {
     private readonly findings?: FindingDiagnostics,
   ) {
     const d = this.disposables;
-    this.upload = new UploadCommand(connections, explorer.provider, log, (node) => explorer.view.reveal(node, { expand: true, select: false, focus: false }));
+    this.upload = new UploadCommand(connections, explorer.provider, log);
     this.renditions = new RenditionsCommand(connections, explorer, log);
     this.download = new DownloadCommand(connections, log, (source, title) => this.versionOf(source, title), findings);
     this.checkResults = new CheckResultsProvider(connections, log);
@@ -72,7 +73,7 @@ export class FileCommands implements vscode.Disposable {
     const version = await this.versionOf(first, 'DAM: show check results of');
     if (!version) return undefined;
     const results = await this.checkResults.show(version);
-    this.checkResultsView.title = `Check Results · ${version.label}`;
+    this.checkResultsView.description = version.label;
     await vscode.commands.executeCommand(`${VIEW_CHECK_RESULTS}.focus`).then(undefined, () => undefined);
     return results;
   }
@@ -96,7 +97,7 @@ export class FileCommands implements vscode.Disposable {
     const mode = args.mode ?? (await this.askMode(client, version.id, run));
     if (!mode) return undefined;
     const answer = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `DAM: publishing '${run.check}' to version ${version.label}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `DAM: publishing '${run.check}' to ${version.label}`, cancellable: true },
       (_progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
@@ -104,11 +105,11 @@ export class FileCommands implements vscode.Disposable {
       },
     );
     const results = await this.checkResults.show(version);
-    this.checkResultsView.title = `Check Results · ${version.label}`;
+    this.checkResultsView.description = version.label;
     this.refreshExplorerVersion(version.id);
     await this.findings?.refreshAll();
     const badge = answer.badge ? `${answer.badge.color} badge ${answer.badge.label}` : 'no badge';
-    vscode.window.setStatusBarMessage(`DAM: ${mode === 'start' ? 'slow check started' : 'check result published'} — ${answer.checkName}, ${answer.findings} finding(s), ${badge}`, 5000);
+    vscode.window.setStatusBarMessage(`DAM: ${mode === 'start' ? 'slow check started' : 'check result published'} — ${answer.checkName}, ${count(answer.findings, 'finding')}, ${badge}`, 5000);
     await vscode.commands.executeCommand(`${VIEW_CHECK_RESULTS}.focus`).then(undefined, () => undefined);
     return { ...answer, versionId: version.id, results };
   }
@@ -117,7 +118,7 @@ export class FileCommands implements vscode.Disposable {
     const open = await loadChecksModule().inProgressResult(client, versionId, run).catch(() => undefined);
     const items: (vscode.QuickPickItem & { mode: PublishMode })[] = [
       ...(open ? [{ label: '$(check) Finish the in-progress result', description: 'slow check: the final outcome replaces "in progress"', mode: 'finish' as const }] : []),
-      { label: '$(cloud-upload) Publish the result', description: `${run.outcome ?? 'rollup of the findings'} · ${run.findings?.length ?? 0} finding(s)`, mode: 'publish' },
+      { label: '$(cloud-upload) Publish the result', description: `${run.outcome ?? 'rollup of the findings'} · ${count(run.findings?.length ?? 0, 'finding')}`, mode: 'publish' },
       { label: '$(sync) Start a slow check', description: 'posts "Processing is in progress…" now; publish the file again when the run ends', mode: 'start' },
     ];
     return (await vscode.window.showQuickPick(items, { title: `DAM: publish '${run.check}'`, ignoreFocusOut: true }))?.mode;
@@ -139,13 +140,13 @@ export class FileCommands implements vscode.Disposable {
   private async versionOf(source: unknown, title: string): Promise<{ id: string; label: string } | undefined> {
     const client = this.connections.session?.client;
     if (!client) throw new Error('Not connected to a DAM tenant: run "DAM: Switch Connection" or "DAM: Start Local Emulator" first.');
-    const node = (isNode(source) ? source : undefined) ?? (source === undefined ? this.explorer.view.selection.find((n) => n.kind === 'version') : undefined);
-    if (node?.kind === 'version') return { id: node.id, label: node.version.fileName ? `${node.version.fileName} (${node.id})` : node.id };
+    const node = explorerNodeArg(source) ?? (source === undefined ? this.explorer.view.selection.find((n) => n.kind === 'version') : undefined);
+    if (node?.kind === 'version') return { id: node.id, label: versionLabel(node.version, this.explorer.recordTitleOf(node)) };
     let recordId: string | undefined;
-    if (typeof source === 'string') return { id: source, label: source };
-    if (source && typeof source === 'object' && !isNode(source)) {
+    if (typeof source === 'string') return { id: source, label: await this.labelOfVersion(source) };
+    if (source && typeof source === 'object' && !explorerNodeArg(source)) {
       const a = source as PublishArgs;
-      if (a.versionId) return { id: a.versionId, label: a.versionId };
+      if (a.versionId) return { id: a.versionId, label: await this.labelOfVersion(a.versionId) };
       recordId = a.recordId;
     }
     if (node?.kind === 'record' || node?.kind === 'file') recordId = node.kind === 'record' ? node.id : node.recordId;
@@ -161,7 +162,18 @@ export class FileCommands implements vscode.Disposable {
       if (!recordId) return undefined;
     }
     const id = await loadChecksModule().versionOfRecord(client, recordId);
-    return { id, label: `${id} (newest of record ${recordId})` };
+    return { id, label: await this.labelOfVersion(id, recordId) };
+  }
+
+  /** A version as people name it (file name and version, with the record's title), read from the service; ids only if that fails. */
+  private async labelOfVersion(versionId: string, recordId?: string): Promise<string> {
+    const client = this.connections.session?.client;
+    try {
+      const [version, record] = await Promise.all([client!.files.getVersion(versionId), recordId ? client!.records.get(recordId) : undefined]);
+      return versionLabel(version, record?.title ?? undefined);
+    } catch {
+      return `version ${versionId}`;
+    }
   }
 
   private refreshExplorerVersion(versionId: string): void {
@@ -175,10 +187,13 @@ export class FileCommands implements vscode.Disposable {
   }
 }
 
-function isNode(value: unknown): value is ExplorerNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string';
-}
 
 function isPublishArgs(value: unknown): value is PublishArgs {
-  return typeof value === 'object' && value !== null && !isNode(value) && !(value instanceof vscode.Uri);
+  return typeof value === 'object' && value !== null && !explorerNodeArg(value) && !(value instanceof vscode.Uri);
+}
+
+/** "report.pdf, Revision 2 of Spring banner": the file, its version and its record, without ids. */
+function versionLabel(version: { fileName?: string | null; versionLabel?: string | null; version?: number | null }, recordTitle?: string): string {
+  const which = version.versionLabel || (version.version !== null && version.version !== undefined ? `v${version.version}` : undefined);
+  return [version.fileName ?? 'file', which ? `, ${which}` : '', recordTitle ? ` of ${recordTitle}` : ''].join('');
 }

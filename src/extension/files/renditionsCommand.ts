@@ -5,10 +5,12 @@ import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { MaintenanceJob } from '../../api/files';
 import type { RenditionPreset } from '../../api/schemas';
+import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
-import type { ExplorerNode } from '../explorer/nodes';
+import { renditionFileName, type ExplorerNode } from '../explorer/nodes';
 import type { DamLog } from '../log';
+import { count } from '../plural';
 
 export interface RenditionArgs {
   recordIds?: string[];
@@ -71,7 +73,7 @@ export class RenditionsCommand {
           try {
             job = await client.files.waitForJob(submitted.id, {
               signal: abort.signal,
-              onStatus: (j) => progress.report({ message: `job ${j.id}: ${j.status}${j.targetsCount ? ` · ${j.targetsCount} target(s)` : ''} (Cancel stops waiting; the job goes on)` }),
+              onStatus: (j) => progress.report({ message: `${j.status}${j.targetsCount ? ` · ${count(j.targetsCount, 'record')}` : ''} (Cancel stops waiting; the service goes on)` }),
             });
           } catch (err) {
             if (!abort.signal.aborted) throw err;
@@ -84,23 +86,57 @@ export class RenditionsCommand {
       },
     );
     const { job } = outcome;
+    // The job's id is for the log; people are told what was made, of which records.
+    this.log.info(`Maintenance job ${job.id} (CreateRenditions ${presets.join(', ')}) for ${recordIds.join(', ')}: ${job.status}`);
     if (outcome.stoppedWaiting) {
-      void vscode.window.showInformationMessage(`DAM: stopped following maintenance job ${job.id}; it goes on in the service.`);
+      void vscode.window.showInformationMessage('DAM: stopped waiting for the renditions; the service goes on making them. Refresh the records later to see them.');
       return { ...outcome, revealed: [], failedTargets: [] };
     }
     const failedTargets = failedTargetsOf(job);
     const okIds = recordIds.filter((id) => !failedTargets.some((f) => f.recordId === id));
     const revealed = okIds.length ? await this.reveal(okIds, recordNodes) : [];
+    const made = revealed.map((r) => ({ ...r, renditions: r.renditions.filter((n) => n.kind === 'rendition' && presets.includes(n.rendition.preset ?? '')) }));
     if (/^success$/i.test(job.status)) {
-      vscode.window.setStatusBarMessage(`DAM: renditions created for ${okIds.length} record(s)`, 5000);
+      void this.announce(made, presets);
     } else {
-      const names = failedTargets.slice(0, 5).map((f) => `record ${f.recordId}: ${f.message}`).join('; ');
+      const titles = await this.titlesOf(failedTargets.slice(0, 5).map((f) => f.recordId), recordNodes);
+      const names = failedTargets.slice(0, 5).map((f) => `${titles.get(f.recordId) ?? `record ${f.recordId}`}: ${f.message}`).join('; ');
       this.log.warn(`Maintenance job ${job.id} ended ${job.status}: ${names || job.message || 'no details'}`);
       void vscode.window.showErrorMessage(
-        `DAM: maintenance job ${job.id} ended ${job.status}${failedTargets.length ? ` — ${failedTargets.length} failed: ${names}${failedTargets.length > 5 ? '; …' : ''}` : job.message ? ` — ${job.message}` : ''}. Check the presets suit those files and try again.`,
+        `DAM: the renditions (${presets.join(', ')}) ${/partial/i.test(job.status) ? 'were made only in part' : 'were not made'}${failedTargets.length ? ` — ${count(failedTargets.length, 'record')} failed: ${names}${failedTargets.length > 5 ? '; …' : ''}` : job.message ? ` — ${job.message}` : ''}. Check the presets suit those files and try again.`,
       );
     }
     return { job, stoppedWaiting: false, revealed, failedTargets };
+  }
+
+  /** Says what was made, by record title and file name, and offers to open it. */
+  private async announce(made: RenditionOutcome['revealed'], presets: string[]): Promise<void> {
+    const files = made.flatMap((m) => m.renditions.map((n) => ({ record: m, node: n })));
+    const titles = await this.titlesOf(made.map((m) => m.recordId), new Map());
+    const nameOf = (n: ExplorerNode) => (n.kind === 'rendition' ? renditionFileName(n.rendition) : '');
+    const perRecord = made
+      .slice(0, 3)
+      .map((m) => `“${titles.get(m.recordId) ?? m.recordId}”: ${m.renditions.map(nameOf).join(', ') || 'none yet'}`)
+      .join('; ');
+    const more = made.length > 3 ? `; and ${count(made.length - 3, 'more record')}` : '';
+    const message = `DAM: made ${count(files.length, 'rendition')} (${presets.join(', ')}) — ${perRecord}${more}. They are selected in the DAM Explorer.`;
+    const first = files[0];
+    const choice = await vscode.window.showInformationMessage(message, ...(first ? [`Open ${nameOf(first.node)}`] : []));
+    if (choice && first) await vscode.commands.executeCommand(Commands.explorerOpenPreview, first.node);
+  }
+
+  /** Record titles by id: from the tree's nodes when it has them, else read (a few at most). */
+  private async titlesOf(ids: string[], known: Map<string, Rec | undefined>): Promise<Map<string, string>> {
+    const client = this.connections.session?.client;
+    const out = new Map<string, string>();
+    await Promise.all(
+      ids.map(async (id) => {
+        const node = known.get(id);
+        const title = node ? node.record.title : await client?.records.get(id).then((r) => r.title, () => undefined);
+        if (title) out.set(id, title);
+      }),
+    );
+    return out;
   }
 
   private async askPresets(client: DamClient, count: number): Promise<string[] | undefined> {

@@ -8,12 +8,15 @@ import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { FieldInput } from '../../api/files';
 import type { FieldDefinition } from '../../api/schemas';
+import { explorerNodeArg } from '../commandArgs';
+import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ExplorerProvider } from '../explorer/explorerProvider';
 import { classificationLabel, recordLabel, type ExplorerNode } from '../explorer/nodes';
 import type { DamLog } from '../log';
 import { defaultOf, fieldLabel, optionsOf, toFieldInput, validateFieldText, widgetOf } from './fieldValues';
 import { defaultTitle, formatBytes, UploadQueue, type BatchResult, type BatchSnapshot, type RecordStatus, type UploadItem, type UploadTarget } from '../../api/uploadQueue';
+import { count } from '../plural';
 
 /** What the command accepts when run programmatically; every field given skips its prompt. */
 export interface UploadArgs {
@@ -44,8 +47,6 @@ export class UploadCommand {
     private readonly connections: ConnectionManager,
     private readonly provider: ExplorerProvider,
     private readonly log: DamLog,
-    /** Shows a tree node (the DAM Explorer's reveal). */
-    private readonly reveal?: (node: ExplorerNode) => Thenable<void>,
   ) {}
 
   private client(): DamClient {
@@ -59,18 +60,19 @@ export class UploadCommand {
     const client = this.client();
     let args: UploadArgs = {};
     let uris: vscode.Uri[] = [];
+    const node = explorerNodeArg(first);
     if (first instanceof vscode.Uri) {
       // Explorer context menu: the clicked resource and the whole selection.
       uris = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) && second.length ? (second as vscode.Uri[]) : [first];
-    } else if (isNode(first)) {
-      const dest = this.destinationOf(first);
+    } else if (node) {
+      const dest = this.destinationOf(node);
       if (dest?.target.kind === 'classification') args.classificationId = dest.target.classificationId;
       else if (dest?.target.kind === 'record') args.recordId = dest.target.recordId;
     } else if (first && typeof first === 'object') {
       args = first as UploadArgs;
       uris = (args.files ?? []).map((f) => (typeof f === 'string' ? vscode.Uri.file(f) : f));
     }
-    const interactive = !(first && typeof first === 'object' && !isNode(first) && !(first instanceof vscode.Uri));
+    const interactive = !(first && typeof first === 'object' && !node && !(first instanceof vscode.Uri));
 
     if (uris.length === 0) {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: true, openLabel: 'Upload to DAM', title: 'DAM: files or folders to upload' });
@@ -95,8 +97,8 @@ export class UploadCommand {
 
   /** Runs (or re-runs, for "Retry failed") a batch under one cancellable notification. */
   async runBatch(batch: UploadQueue, dest: UploadDestination, args: Pick<UploadArgs, 'token' | 'onProgress'> = {}): Promise<BatchResult> {
-    const count = batch.remaining.length;
-    const title = dest.target.kind === 'classification' ? `DAM: uploading ${count} file${count === 1 ? '' : 's'} to ${dest.label}` : `DAM: new version${count === 1 ? '' : 's'} of ${dest.label}`;
+    const files = batch.remaining.length;
+    const title = dest.target.kind === 'classification' ? `DAM: uploading ${count(files, 'file')} to ${dest.label}` : `DAM: new version${files === 1 ? '' : 's'} of ${dest.label}`;
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
       const subs = [token.onCancellationRequested(() => abort.abort()), ...(args.token ? [args.token.onCancellationRequested(() => abort.abort())] : [])];
@@ -125,16 +127,16 @@ export class UploadCommand {
       for (const f of failed) this.log.warn(`Upload of ${f.file} failed: ${this.log.scrub(f.reason)}`);
       // Not awaited: a programmatic caller gets the result while the message waits for the user.
       void vscode.window
-        .showErrorMessage(`DAM: ${failed.length} of ${batch.statuses.length} file(s) failed — ${detail}${failed.length > 5 ? '; …' : ''}`, 'Retry failed', 'Show Log')
+        .showErrorMessage(`DAM: ${failed.length} of ${count(batch.statuses.length, 'file')} failed — ${detail}${failed.length > 5 ? '; …' : ''}`, 'Retry failed', 'Show Log')
         .then((choice) => {
           if (choice === 'Retry failed') void this.runBatch(batch, dest).catch((err: unknown) => this.log.error(`Retry: ${String(err)}`));
           else if (choice === 'Show Log') this.log.show();
         });
     } else if (result.cancelled) {
-      void vscode.window.showInformationMessage(`DAM: upload cancelled; ${result.recordIds.length} of ${batch.statuses.length} file(s) had arrived, nothing half-made was kept.`);
+      void vscode.window.showInformationMessage(`DAM: upload cancelled; ${result.recordIds.length} of ${count(batch.statuses.length, 'file')} had arrived, nothing half-made was kept.`);
     } else {
       const seconds = result.ms / 1000;
-      vscode.window.setStatusBarMessage(`DAM: uploaded ${batch.statuses.length} file(s), ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s`, 5000);
+      vscode.window.setStatusBarMessage(`DAM: uploaded ${count(batch.statuses.length, 'file')}, ${formatBytes(result.bytes)} in ${seconds.toFixed(1)} s`, 5000);
     }
     return result;
   }
@@ -147,9 +149,9 @@ export class UploadCommand {
       return;
     }
     const node = this.provider.nodeOf(`cls:${dest.target.classificationId}`);
-    if (!node) return;
-    this.provider.refresh(node);
-    void this.reveal?.(node)?.then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
+    if (node) this.provider.refresh(node);
+    // Show where the first new record landed, selected in its classification (opened if it never was).
+    void vscode.commands.executeCommand(Commands.explorerRevealRecord, result.recordIds[0], { focus: false }).then(undefined, (err: unknown) => this.log.warn(`Reveal after upload: ${String(err)}`));
   }
 
   private destinationOf(node: ExplorerNode): UploadDestination | undefined {
@@ -177,12 +179,15 @@ export class UploadCommand {
     );
     if (!how) return undefined;
     if (how.to === 'record') {
-      const id = await vscode.window.showInputBox({ title: 'DAM: record to add a version to', prompt: 'Record id', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter the record id') });
-      return id ? { target: { kind: 'record', recordId: id.trim() }, label: `record ${id.trim()}` } : undefined;
+      const id = (await vscode.window.showInputBox({ title: 'DAM: record to add a version to', prompt: 'Record id', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter the record id') }))?.trim();
+      if (!id) return undefined;
+      const title = await client.records.get(id).then((r) => r.title, () => undefined);
+      return { target: { kind: 'record', recordId: id }, label: title ? `“${title}”` : `record ${id}` };
     }
     const items: Promise<(vscode.QuickPickItem & { id: string })[]> = client.classifications
         .list({ pageSize: 500 })
-        .then((page) => page.items.map((c) => ({ label: c.labelPath || c.namePath || c.name || c.id, description: c.id, id: c.id })));
+        // Names only: the path says where a classification is; its id is no help in choosing one.
+        .then((page) => page.items.map((c) => ({ label: classificationLabel(c), description: parentPath(c.labelPath || c.namePath), id: c.id })));
     const pick = await vscode.window.showQuickPick(items, { title: 'DAM: classification of the new records', placeHolder: 'Type to filter classifications', matchOnDescription: true, ignoreFocusOut: true },
     );
     return pick ? { target: { kind: 'classification', classificationId: pick.id }, label: pick.label } : undefined;
@@ -203,7 +208,7 @@ export class UploadCommand {
         { label: '$(cloud-upload) Upload', description: defaults, edit: false },
         { label: '$(edit) Set title, status and field values first…', edit: true },
       ],
-      { title: `DAM: ${items.length} file(s) (${formatBytes(items.reduce((n, i) => n + i.size, 0))}) to ${dest.label}`, ignoreFocusOut: true },
+      { title: `DAM: ${count(items.length, 'file')} (${formatBytes(items.reduce((n, i) => n + i.size, 0))}) to ${dest.label}`, ignoreFocusOut: true },
     );
     if (!choice) return undefined;
     if (!choice.edit) return {};
@@ -214,7 +219,7 @@ export class UploadCommand {
     }
     const status = await vscode.window.showQuickPick(
       (['Draft', 'Released', 'Archived'] as const).map((s) => ({ label: s, picked: s === 'Draft' })),
-      { title: 'DAM: status of the new record(s)', placeHolder: 'Draft unless chosen otherwise', ignoreFocusOut: true },
+      { title: `DAM: status of the new ${items.length === 1 ? 'record' : 'records'}`, placeHolder: 'Draft unless chosen otherwise', ignoreFocusOut: true },
     );
     if (!status) return undefined;
     const fields = await this.askFields(client, items.length);
@@ -265,7 +270,7 @@ export class UploadCommand {
       if (!options.length) throw new Error(`The field '${name}' has no options to pick from: add them in the tenant, or leave the field out.`);
       const picked = await vscode.window.showQuickPick(
         options.map((o) => ({ label: o.label, description: o.name !== o.label ? o.name : undefined, picked: preset.optionIds.includes(o.id), id: o.id })),
-        { title: `DAM: ${name}`, placeHolder: 'Tick the option(s)', canPickMany: true, ignoreFocusOut: true },
+        { title: `DAM: ${name}`, placeHolder: 'Tick the options that apply', canPickMany: true, ignoreFocusOut: true },
       );
       return picked?.map((p) => p.id);
     }
@@ -290,9 +295,6 @@ function progressLine(s: BatchSnapshot): string {
   return `${s.done} of ${s.files} done${failed}${current ? ` · ${current}` : ''}${rate}`;
 }
 
-function isNode(value: unknown): value is ExplorerNode {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && typeof (value as { id?: unknown }).id === 'string' && !(value instanceof vscode.Uri);
-}
 
 /** Files of the selection, folders walked (hidden entries and links skipped), in a stable order. */
 export async function collectFiles(paths: string[]): Promise<UploadItem[]> {
@@ -310,4 +312,10 @@ export async function collectFiles(paths: string[]): Promise<UploadItem[]> {
   };
   for (const p of paths) await walk(p);
   return out;
+}
+
+/** The part of a classification path above its last name (`/Products/Outdoor/Tents` → `Products / Outdoor`). */
+function parentPath(path: string | null | undefined): string | undefined {
+  const parts = (path ?? '').split('/').map((p) => p.trim()).filter(Boolean);
+  return parts.length > 1 ? parts.slice(0, -1).join(' / ') : undefined;
 }

@@ -1,9 +1,10 @@
-// Findings as diagnostics: a text or Markdown document opened from a file version (`dam:/version/<id>/…`,
+// Findings as diagnostics: a text or Markdown document opened from a file version (`dam:/…?version=<id>`,
 // the explorer's Open Preview, or a local copy saved by "Download File Version", see DownloadedVersions) gets a diagnostic at each place a finding of that version's check results
 // occurs. The check results come through the explorer's FileData (the same reads as the tree's badges);
 // locating is the pure `locateFindings`.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
+import { resourceOf } from '../explorer/damFs';
 import { fileDataOf } from '../explorer/fileDataCache';
 import type { DamLog } from '../log';
 import type { DownloadedVersions } from './downloadedVersions';
@@ -15,11 +16,10 @@ const SEVERITY: Record<FindingSeverity, vscode.DiagnosticSeverity> = {
   information: vscode.DiagnosticSeverity.Information,
 };
 
-/** The version id of a `dam:/version/<versionId>/<fileName>` document, else undefined. */
+/** The version id of a `dam:` document of a version's file, else undefined. */
 export function versionIdOf(uri: vscode.Uri): string | undefined {
-  if (uri.scheme !== 'dam') return undefined;
-  const parts = uri.path.split('/').filter(Boolean);
-  return parts[0] === 'version' && parts.length >= 3 ? decodeURIComponent(parts[1]!) : undefined;
+  const resource = resourceOf(uri);
+  return resource?.kind === 'version' ? resource.versionId : undefined;
 }
 
 export class FindingDiagnostics implements vscode.Disposable {

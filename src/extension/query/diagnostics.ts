@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { lintSection, parseDocument, type Diagnostic as CoreDiagnostic } from '../../core/search';
 import { QUERY_LANGUAGE } from '../commandIds';
+import { DelayedChecks } from '../delayedChecks';
 import { rangeOf, toDiagnostic } from './convert';
 import type { SchemaCache } from './schemaCache';
 
@@ -19,10 +20,10 @@ export interface LintStats {
 
 export class QueryDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(QUERY_LANGUAGE);
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly checks = new DelayedChecks((doc) => this.refresh(doc));
   /** Per document: section text → its diagnostics. Replaced on every check, so it holds only live sections. */
   private readonly cache = new Map<string, Map<string, SectionResult>>();
-  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly disposables: vscode.Disposable[] = [this.collection, this.checks];
 
   constructor(private readonly schema: SchemaCache) {
     const d = this.disposables;
@@ -30,11 +31,9 @@ export class QueryDiagnostics implements vscode.Disposable {
     d.push(vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && this.schedule(e.document, DEBOUNCE_MS)));
     d.push(
       vscode.workspace.onDidCloseTextDocument((doc) => {
-        const key = doc.uri.toString();
-        this.cache.delete(key);
+        this.cache.delete(doc.uri.toString());
         this.collection.delete(doc.uri);
-        clearTimeout(this.timers.get(key));
-        this.timers.delete(key);
+        this.checks.cancel(doc.uri);
       }),
     );
     // Field names and options change what is valid: everything is checked again.
@@ -48,19 +47,7 @@ export class QueryDiagnostics implements vscode.Disposable {
   }
 
   private schedule(doc: vscode.TextDocument, delay: number): void {
-    if (doc.languageId !== QUERY_LANGUAGE) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    const version = doc.version;
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        // A newer change has its own timer; a closed document is gone.
-        if (doc.isClosed || doc.version !== version) return;
-        this.refresh(doc);
-      }, delay),
-    );
+    if (doc.languageId === QUERY_LANGUAGE) this.checks.schedule(doc, delay);
   }
 
   /** Checks a document now and publishes the result; `cold` ignores what earlier checks remembered. */
@@ -69,8 +56,7 @@ export class QueryDiagnostics implements vscode.Disposable {
     const text = doc.getText();
     const key = doc.uri.toString();
     // This check covers whatever a pending one would have seen.
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
+    this.checks.cancel(doc.uri);
     const previous = cold ? undefined : this.cache.get(key);
     const next = new Map<string, SectionResult>();
     const schema = this.schema.schema;
@@ -93,7 +79,6 @@ export class QueryDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
     this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -46,14 +46,13 @@ export class QueryLanguage implements vscode.Disposable {
       d,
       new ResultsPanel({
         extensionUri: context.extensionUri,
-        storageUri: context.globalStorageUri,
         connections,
         log,
         exportRequest: (request, format) => this.exportRequest(request, format),
         rerun: (request) => this.runRequest(request),
       }),
     );
-    d.push(...registerQueryProviders(this.schema));
+    d.push(...registerQueryProviders(this.schema, () => this.history.recentValues()));
   }
 
   private session(): Session {

@@ -8,9 +8,12 @@ import type { SchemaCache } from './schemaCache';
 
 const SELECTOR: vscode.DocumentSelector = { language: QUERY_LANGUAGE };
 
-export function registerQueryProviders(schema: SchemaCache): vscode.Disposable[] {
+/** Values compared with each property in the queries run before (the query history). */
+export type RecentValues = () => ReadonlyMap<string, readonly string[]>;
+
+export function registerQueryProviders(schema: SchemaCache, recentValues?: RecentValues): vscode.Disposable[] {
   return [
-    vscode.languages.registerCompletionItemProvider(SELECTOR, new Completion(schema), '.', '(', '@', '"', "'", ' '),
+    vscode.languages.registerCompletionItemProvider(SELECTOR, new Completion(schema, recentValues), '.', '(', '@', '"', "'", ' '),
     vscode.languages.registerHoverProvider(SELECTOR, new Hover(schema)),
     vscode.languages.registerCodeActionsProvider(SELECTOR, new QuickFixes(schema), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
     vscode.languages.registerDocumentFormattingEditProvider(SELECTOR, new Formatter()),
@@ -21,10 +24,15 @@ export function registerQueryProviders(schema: SchemaCache): vscode.Disposable[]
 }
 
 class Completion implements vscode.CompletionItemProvider {
-  constructor(private readonly schema: SchemaCache) {}
+  constructor(
+    private readonly schema: SchemaCache,
+    private readonly recentValues?: RecentValues,
+  ) {}
 
-  provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
-    const items = completeInDocument(doc.getText(), doc.offsetAt(position), { schema: this.schema.schema });
+  provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position, _token: vscode.CancellationToken, context?: vscode.CompletionContext): vscode.CompletionItem[] {
+    // The core decides what a typed space or quote may open; an explicit request (Ctrl+Space) gets everything.
+    const triggerCharacter = context?.triggerKind === vscode.CompletionTriggerKind.TriggerCharacter ? context.triggerCharacter : undefined;
+    const items = completeInDocument(doc.getText(), doc.offsetAt(position), { schema: this.schema.schema, recentValues: this.recentValues?.(), triggerCharacter });
     return items.map((i) => {
       const item = new vscode.CompletionItem(i.label, COMPLETION_KIND[i.kind]);
       item.insertText = i.snippet ? new vscode.SnippetString(i.insertText) : i.insertText;

@@ -1,6 +1,7 @@
 // The light part of `.dam-query` support that lives in the main bundle: the commands, and loading the
 // language module when the first query or analytics file opens (or a command needs it).
 import * as vscode from 'vscode';
+import { numberArg, oneOf, stringArg, uriArg } from '../commandArgs';
 import { Commands, QUERY_LANGUAGE } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
@@ -18,12 +19,21 @@ export class QueryFeature implements vscode.Disposable {
     private readonly log: DamLog,
   ) {
     const d = this.disposables;
-    registerCommand(d, log, Commands.queryRun, (uri?: vscode.Uri, offset?: number) => this.load().run(uriOf(uri), offset));
+    // The editor title passes the resource and its group; the lens passes the resource and an offset.
+    registerCommand(d, log, Commands.queryRun, (uri?: unknown, offset?: unknown) => this.load().run(uriArg(uri), numberArg(offset)));
     registerCommand(d, log, Commands.queryHistory, () => this.load().showHistory());
-    registerCommand(d, log, Commands.queryExport, (uri?: vscode.Uri, offset?: number, format?: 'csv' | 'json', file?: vscode.Uri) =>
-      this.load().export(uriOf(uri), offset, format, file),
+    registerCommand(d, log, Commands.queryExport, (uri?: unknown, offset?: unknown, format?: unknown, file?: unknown) =>
+      this.load().export(uriArg(uri), numberArg(offset), oneOf(format, ['csv', 'json'] as const), uriArg(file)),
     );
     registerCommand(d, log, Commands.queryRefreshSchema, () => this.load().refreshSchema());
+    // The results table's context menu passes its row's `data-vscode-context`.
+    const onResult = (action: 'reveal' | 'preview' | 'copyId') => (context?: unknown) => {
+      const id = stringArg((context as { resultId?: unknown } | undefined)?.resultId);
+      return id ? this.load().results.runAction(action, id) : undefined;
+    };
+    registerCommand(d, log, Commands.queryRevealResult, onResult('reveal'));
+    registerCommand(d, log, Commands.queryPreviewResult, onResult('preview'));
+    registerCommand(d, log, Commands.queryCopyResultId, onResult('copyId'));
     d.push(vscode.workspace.onDidOpenTextDocument((doc) => this.loadFor(doc)));
     vscode.workspace.textDocuments.forEach((doc) => this.loadFor(doc));
   }
@@ -49,9 +59,4 @@ export class QueryFeature implements vscode.Disposable {
     this.language?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
-}
-
-/** Menus pass the editor's resource; the keybinding passes nothing. */
-function uriOf(value: unknown): vscode.Uri | undefined {
-  return value instanceof vscode.Uri ? value : undefined;
 }

@@ -1,12 +1,11 @@
 // The query results webview: one panel, reused by each run. Rows arrive a page at a time (cursor
 // paging) when the table scrolls near its end; thumbnails are fetched here and sent as data URIs,
 // only for rows the webview shows. Messages from the webview are validated before use.
-import { writeFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { DamClient } from '../../api/client';
 import { Commands } from '../commandIds';
+import { classificationUri, previewUri, recordUri } from '../explorer/damFs';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { webviewHtml } from '../webviewHtml';
@@ -55,7 +54,6 @@ interface Run {
 
 export interface ResultsPanelDeps {
   extensionUri: vscode.Uri;
-  storageUri: vscode.Uri;
   connections: ConnectionManager;
   log: DamLog;
   exportRequest: (request: QueryRequest, format: 'csv' | 'json') => Promise<unknown>;
@@ -260,31 +258,29 @@ export class ResultsPanel implements vscode.Disposable {
     }
   }
 
+  /** An action on a row of the run on screen (the table's context menu). */
+  async runAction(action: 'reveal' | 'preview' | 'copyId', id: string): Promise<void> {
+    if (this.run) await this.action(this.run, action, id);
+  }
+
   private async action(run: Run, action: 'reveal' | 'preview' | 'copyId', id: string): Promise<void> {
     switch (action) {
       case 'copyId':
         await vscode.env.clipboard.writeText(id);
-        vscode.window.setStatusBarMessage(`Copied id ${id}`, 3000);
+        vscode.window.setStatusBarMessage(`Copied the id of “${run.rows.find((r) => r.id === id)?.title || id}”`, 3000);
         return;
       case 'reveal':
-        // The explorer's find shows the hit under its results node, where it can be expanded and acted on.
-        await vscode.commands.executeCommand(Commands.explorerFind, `Id = ${id}`);
+        // Where the record lives in the DAM Explorer: its classification path expanded, the record selected.
+        await vscode.commands.executeCommand(Commands.explorerRevealRecord, id);
         return;
       case 'preview': {
-        const bytes = run.request.target === 'records' ? await this.imageBytes(run.client, id, 'preview') : null;
-        if (bytes) {
-          const dir = join(this.deps.storageUri.fsPath, 'previews');
-          await mkdir(dir, { recursive: true });
-          const file = join(dir, `${id.replace(/[^\w-]/g, '_')}.${bytes.type.split('/')[1]?.replace(/[^\w]/g, '') || 'img'}`);
-          await writeFile(file, bytes.data);
-          await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.Active, preview: true });
-          return;
-        }
-        // No image: show what the service knows about the item instead.
-        const path = run.request.target === 'classifications' ? `classification/${id}` : `record/${id}`;
-        const value = await run.client.get(path);
-        const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value, null, 2) });
-        await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
+        // A read-only `dam:` document named after the record: its preview image, or (no image) what the service knows of it.
+        const row = run.rows.find((r) => r.id === id);
+        const title = row?.title || id;
+        // A thumbnail link does not promise a preview (a document's answers 404): ask before choosing.
+        const image = run.request.target === 'records' && row?.hasThumbnail ? await this.imageBytes(run.client, id, 'preview') : null;
+        const uri = run.request.target === 'classifications' ? classificationUri(id, title) : image ? previewUri(id, title) : recordUri(id, title);
+        await vscode.commands.executeCommand('vscode.open', uri, { viewColumn: vscode.ViewColumn.Active, preview: true });
         return;
       }
     }

@@ -10,6 +10,13 @@ import { HostToPanelSchema, PanelToHostSchema, type HostToPanel } from './messag
 import { checkTaskForm, emptyForm, STATUS_LABELS, type FormPrincipal, type FormProject, type TaskFormValues } from './taskForm';
 
 
+/** Project statuses as people read them. */
+const PROJECT_STATUS_LABELS: Record<string, string> = {
+  InProcess: 'In Process',
+  InitializeFailed: 'Initialize failed',
+  StartFailed: 'Start failed',
+};
+
 /** Numeric ids only: task assignees are the service's integer user and group ids. */
 function numericId(id: string): number | undefined {
   return /^\d+$/.test(id) ? Number(id) : undefined;
@@ -90,6 +97,7 @@ export class TaskFormPanel implements vscode.Disposable {
       errors: check.errors,
       warnings: check.warnings,
       computed: check.computed,
+      derived: check.derived,
       statuses: check.statuses,
       startTypes: check.startTypes,
       calendars: check.calendars,
@@ -112,7 +120,7 @@ export class TaskFormPanel implements vscode.Disposable {
       case 'ready':
         this.initSent = this.post({
           type: 'init',
-          projects: this.context.projects.map((p) => ({ id: p.id, label: `${p.name} (${p.id}) · ${p.status}` })),
+          projects: this.context.projects.map((p) => ({ id: p.id, label: `${p.name} · ${PROJECT_STATUS_LABELS[p.status] ?? p.status}` })),
           principals: this.context.principals.map((p) => ({ id: p.id, label: p.label, kind: p.kind })),
           form: this.form,
         });

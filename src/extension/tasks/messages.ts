@@ -67,6 +67,8 @@ export const HostToPanelSchema = z.discriminatedUnion('type', [
     errors: messages,
     warnings: messages,
     computed: z.object({ field: z.enum(['beginDate', 'endDate', 'duration']), text: z.string() }).optional(),
+    /** The dates the service will set itself, and why (shown beside the dates, not hidden in the result). */
+    derived: z.string().optional(),
     statuses: z.array(ChoiceSchema),
     startTypes: z.array(ChoiceSchema),
     calendars: z.array(ChoiceSchema),

@@ -90,6 +90,8 @@ export interface FormCheck {
   warnings: Partial<Record<FormField, string>>;
   /** The value of whichever of begin, end and duration the user left empty, computed on the project's calendar. */
   computed?: { field: 'beginDate' | 'endDate' | 'duration'; text: string };
+  /** When the service will set the dates itself (start as soon as possible, Assigned, Cancelled…): what they will be, and why. */
+  derived?: string;
   statuses: Choice[];
   startTypes: Choice[];
   calendars: Choice[];
@@ -249,13 +251,13 @@ export function checkTaskForm(
   };
   const project = context.projects.find((p) => String(p.id) === form.projectId.trim());
   const statusNames = project ? ALLOWED_STATUSES_BY_PROJECT[project.status] : [];
-  const statuses = statusNames.map((n) => ({ value: String(TaskStatus[n]), label: `${STATUS_LABELS[n]} (${TaskStatus[n]})` }));
+  const statuses = statusNames.map((n) => ({ value: String(TaskStatus[n]), label: STATUS_LABELS[n] }));
   const statusName = (Object.keys(TaskStatus) as TaskStatusName[]).find((k) => String(TaskStatus[k]) === form.status.trim());
   const startNames = (statusName && ALLOWED_START_TYPES_BY_STATUS[statusName]) ?? [];
-  const startTypes = startNames.map((n) => ({ value: String(StartType[n]), label: `${START_TYPE_LABELS[n]} (${StartType[n]})` }));
+  const startTypes = startNames.map((n) => ({ value: String(StartType[n]), label: START_TYPE_LABELS[n] }));
   const calendars = (project?.calendars ?? []).map((c) => ({
     value: String(c.id),
-    label: `${c.name}${c.id === project?.defaultCalendarId ? ' (default)' : ''}`,
+    label: `${c.name || `Calendar ${c.id}`}${c.id === project?.defaultCalendarId ? ' (the project’s default)' : ''}`,
   }));
   const disabled: FormField[] = form.autoClose
     ? ['workGroupAction', 'autoAccept', 'people']
@@ -289,6 +291,17 @@ export function checkTaskForm(
     });
     for (const v of settled.violations) add(fieldOf(v), v.message);
   }
+  // Whether the service will set the dates itself depends on the status, the start type and the dates, not on
+  // the people: read with a stand-in assignee, the note shows before anyone is chosen.
+  let derived: string | undefined;
+  if (project) {
+    const timing = readSimpleTaskRequest({
+      ...Object.fromEntries(Object.entries(body).filter(([k]) => /date|duration|workscheduleid|projectid|workflowtaskstatus|starttype/i.test(k))),
+      assignees: [{ userID: 1 }],
+    }).request;
+    const settled = timing && settleSimpleTask(timing, { project: { ...project, calendars: project.calendars }, now: naiveNow(context.now ?? new Date()), callerId: 0, isUserOrGroup: () => true, isRole: () => true, isCaller: () => false });
+    if (settled?.task) derived = derivedDates(settled.task, project);
+  }
   // The computed date or duration shows while other fields still have errors: only the dates, the duration
   // and the calendar are read here (with a stand-in assignee, since people do not move dates).
   const dated = readSimpleTaskRequest({
@@ -299,13 +312,42 @@ export function checkTaskForm(
   const calendar = project && dated && project.calendars.find((c) => c.id === (dated.workScheduleId ?? project.defaultCalendarId));
   if (dated && calendar && given === 2) {
     const dates = resolveDates(dated, calendar, parseNaive(naiveNow(context.now ?? new Date()))!);
-    if (!form.beginDate.trim()) computed = { field: 'beginDate', text: formatNaive(dates.begin) };
-    else if (!form.endDate.trim()) computed = { field: 'endDate', text: formatNaive(dates.end) };
+    if (!form.beginDate.trim()) computed = { field: 'beginDate', text: readableDate(formatNaive(dates.begin)) };
+    else if (!form.endDate.trim()) computed = { field: 'endDate', text: readableDate(formatNaive(dates.end)) };
     else computed = { field: 'duration', text: formatDuration(dates.duration) };
   }
   if (dated && calendar && given === 3 && resolveDates(dated, calendar, 0).mismatch) {
     warnings.duration = `${TaskMessages.mismatch}: the service will create the task with default dates`;
   }
+  // A begin or end the service sets itself is not computed from what was typed: the note says what it will be.
+  if (derived && computed && computed.field !== 'duration') computed = undefined;
   const ok = Object.keys(errors).length === 0;
-  return { errors, warnings, computed, statuses, startTypes, calendars, disabled, ...(ok ? { body: body as unknown as SimpleTaskBody } : {}) };
+  return { errors, warnings, computed, ...(derived ? { derived } : {}), statuses, startTypes, calendars, disabled, ...(ok ? { body: body as unknown as SimpleTaskBody } : {}) };
+}
+
+/** `2026-03-02T09:00:00` as people read it: `2026-03-02 09:00`. */
+export function readableDate(naive: string): string {
+  return naive.replace('T', ' ').replace(/:00$/, '');
+}
+
+/**
+ * The dates the service gives the task when they are not the ones typed (the rules' date behaviour): an
+ * Assigned task starts and ends now, a Cancelled or Removed one at the project's start, one that starts as
+ * soon as possible at the project's start with its duration after. Undefined when the typed dates stand.
+ */
+function derivedDates(task: { beginDate: string; endDate: string; workFlowTaskStatus: number; startType: number }, project: FormProject): string | undefined {
+  const begin = readableDate(task.beginDate);
+  const end = readableDate(task.endDate);
+  switch (task.workFlowTaskStatus) {
+    case TaskStatus.Assigned:
+      return `An Assigned task starts now: the service sets both begin and end to ${begin}, whatever dates are entered here.`;
+    case TaskStatus.Cancelled:
+    case TaskStatus.Removed:
+      return `A ${task.workFlowTaskStatus === TaskStatus.Cancelled ? 'Cancelled' : 'Removed'} task takes the project's start: the service sets both begin and end to ${begin}.`;
+    default:
+      if (task.startType === StartType.ASAP) {
+        return `As soon as possible: the task begins at the project's start (${readableDate(project.startDate)}) and ends ${end}, after its duration; the begin entered here is not used.`;
+      }
+      return undefined;
+  }
 }

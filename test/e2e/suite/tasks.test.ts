@@ -88,14 +88,21 @@ describe('DAM task commands', function () {
     assert.equal(await panel.handleMessage({ type: 'create', seq: 3, form: { projectId: 101 } }), undefined);
   });
 
-  it('shows the computed end, then creates a good task that the client reads back', async () => {
+  it('shows the computed end (or why the service sets the dates), then creates a good task that the client reads back', async () => {
     const before = await count();
-    const good = form({ beginDate: '2026-12-01T09:00', durationDays: '1', durationHours: '4' });
-    const check = (await panel.handleMessage({ type: 'change', seq: 4, form: good })) as Extract<HostToPanel, { type: 'validation' }>;
+    const dates = { beginDate: '2026-12-01T09:00', durationDays: '1', durationHours: '4' };
+    // A Projected task starting no earlier than its begin keeps the dates typed: Tuesday 09:00 plus 12 working
+    // hours on the Standard calendar (8-hour days) is Wednesday 13:00.
+    const projected = (await panel.handleMessage({ type: 'change', seq: 4, form: form({ ...dates, status: '2', startType: '4' }) })) as Extract<HostToPanel, { type: 'validation' }>;
+    assert.deepEqual(projected.computed, { field: 'endDate', text: '2026-12-02 13:00' });
+    assert.equal(projected.derived, undefined);
+    // An Assigned task starts now whatever is typed: the form says so instead of computing an end it will not get.
+    const good = form(dates);
+    const check = (await panel.handleMessage({ type: 'change', seq: 5, form: good })) as Extract<HostToPanel, { type: 'validation' }>;
     assert.deepEqual(check.errors, {});
-    // Tuesday 09:00 plus 12 working hours on the Standard calendar (8-hour days): Wednesday 13:00.
-    assert.deepEqual(check.computed, { field: 'endDate', text: '2026-12-02T13:00:00' });
-    const created = await panel.handleMessage({ type: 'create', seq: 5, form: good });
+    assert.equal(check.computed, undefined);
+    assert.match(check.derived ?? '', /^An Assigned task starts now/);
+    const created = await panel.handleMessage({ type: 'create', seq: 6, form: good });
     assert.equal(created?.type, 'created', JSON.stringify(created));
     const { task } = created as Extract<HostToPanel, { type: 'created' }>;
     createdId = task.id;

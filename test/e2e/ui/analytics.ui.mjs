@@ -1,28 +1,18 @@
 // A person opens the ready-made "Downloads by month" query, runs it in the analytics builder, switches the
 // result to a line chart and to bars in both themes (screenshots), then adds a dimension with the picker
 // and sees it in the file's text.
-import { openViewContainer } from './workbench.mjs';
+import { activeWebview, pick, runCommand } from './workbench.mjs';
 
 export const title = 'analytics builder: run a ready-made query and chart it';
+export const workbench = 'emulator';
 
 export default async function run({ page, screenshot }) {
-  await openViewContainer(page, 'DAM');
-  await page.getByRole('button', { name: 'Start local emulator' }).click();
-  // The first start seeds the demo tenant.
-  await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 180_000 });
-
-  // The command opens a quick pick of its own, so the palette stays open for the second step.
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>DAM: New Analytics Query');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DAM: New Analytics Query' }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  await runCommand(page, 'DAM: New Analytics Query', { opensInput: true });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Most viewed records this quarter' }).first().waitFor({ state: 'visible' });
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Downloads by month' }).first().click();
+  await pick(page, 'Downloads by month');
 
   // The builder is a webview: an outer iframe holding the panel's document in #active-frame.
-  const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const panel = activeWebview(page);
   await panel.locator('#domain').waitFor({ state: 'visible', timeout: 60_000 });
   const domain = await panel.locator('#domain').inputValue();
   if (domain !== 'Downloads') throw new Error(`the builder shows domain ${domain}, expected Downloads`);
@@ -46,11 +36,7 @@ export default async function run({ page, screenshot }) {
 
   // The chart takes its colours from the theme's variables and redraws when the theme changes.
   const before = await panel.locator('body').getAttribute('class');
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill('>Toggle between Light/Dark Themes');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Toggle between Light/Dark Themes' }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
   // The webview's body gets the new theme's class, and a new canvas is drawn in its colours.
   await panel.locator(`body:not([class="${before}"])`).waitFor({ state: 'attached', timeout: 30_000 });
   await panel.locator('canvas#chart[data-ready="true"]').waitFor({ state: 'visible', timeout: 30_000 });

@@ -1,9 +1,8 @@
-// A person opens the DAM view, starts the local emulator from the welcome view, expands the
-// classification tree three levels, then an image record down to its file versions and what is
-// below the newest one; the screenshots show the expanded tree.
-import { openViewContainer } from './workbench.mjs';
-
-export const title = 'start the emulator from the welcome view and expand the tree three levels';
+// With the local emulator started from the welcome view (the shared workbench), a person expands the
+// classification tree three levels, then an image record down to its file versions and what is below the
+// newest one; the screenshots show the expanded tree.
+export const title = 'explorer: expand the tree three levels, a record down to its versions, its hover';
+export const workbench = 'emulator';
 
 /**
  * Clicks the first collapsed row below row `after` and waits for its children to render under it.
@@ -51,13 +50,6 @@ async function findRow(page, after, pattern, icon) {
 }
 
 export default async function run({ page, screenshot }) {
-  await openViewContainer(page, 'DAM');
-  await page.getByRole('button', { name: 'Start local emulator' }).click();
-  // The first start seeds the demo tenant; the tree replaces the welcome view when connected.
-  await page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ state: 'visible', timeout: 180_000 });
-  const status = page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' });
-  await status.first().waitFor({ state: 'visible', timeout: 30_000 });
-
   const first = await expandFirstCollapsedAfter(page, -1);
   const second = await expandFirstCollapsedAfter(page, first);
   await expandFirstCollapsedAfter(page, second);

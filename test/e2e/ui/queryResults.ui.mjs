@@ -2,28 +2,20 @@
 // the table pages by cursor as it scrolls, and the screenshots show it in the workbench's theme.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openViewContainer } from './workbench.mjs';
+import { activeWebview, openFile } from './workbench.mjs';
 
 export const title = 'query results: run a .dam-query from its code lens and scroll through the pages';
+export const workbench = 'emulator';
 
 export default async function run({ page, screenshot, workspace }) {
   writeFileSync(join(workspace, 'images.dam-query'), '### Images\n# @name Images by title\n# @sort Title\nContentType = Image\n');
-  await openViewContainer(page, 'DAM');
-  await page.getByRole('button', { name: 'Start local emulator' }).click();
-  await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 180_000 });
-
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('images.dam-query');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'images.dam-query' }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  await openFile(page, join(workspace, 'images.dam-query'));
 
   const lens = page.locator('.codelens-decoration a', { hasText: 'Run' }).first();
   await lens.waitFor({ state: 'visible', timeout: 60_000 });
   await lens.click();
 
-  const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const panel = activeWebview(page);
   const stats = panel.locator('.stats');
   await stats.filter({ hasText: /results · 50 loaded/ }).waitFor({ state: 'visible', timeout: 60_000 });
   const total = Number((await stats.innerText()).match(/^([\d,]+) results/)?.[1].replace(/,/g, ''));

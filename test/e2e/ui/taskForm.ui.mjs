@@ -1,23 +1,15 @@
 // A person opens DAM: New Task from the palette, types an end before the begin and sees the rule's error
 // next to the end field (screenshot), corrects it, sees the computed duration, picks an assignee with the
 // keyboard and creates the task; the form shows the created task.
-import { openViewContainer } from './workbench.mjs';
+import { activeWebview, runCommand } from './workbench.mjs';
 
 export const title = 'task form: a bad date shows its error inline, a good task is created';
+export const workbench = 'emulator';
 
 export default async function run({ page, screenshot }) {
-  await openViewContainer(page, 'DAM');
-  await page.getByRole('button', { name: 'Start local emulator' }).click();
-  await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 180_000 });
+  await runCommand(page, 'DAM: New Task');
 
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>DAM: New Task');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DAM: New Task' }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-
-  const form = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const form = activeWebview(page);
   await form.locator('#projectId').waitFor({ state: 'visible', timeout: 60_000 });
   // The first project that takes tasks is chosen, and its statuses are offered.
   const project = await form.locator('#projectId').inputValue();
@@ -27,6 +19,8 @@ export default async function run({ page, screenshot }) {
   await form.locator('#startType').selectOption('2');
   await form.locator('#beginDate').fill('2026-12-02T09:00');
   await form.locator('#endDate').fill('2026-12-01T17:00');
+  // Errors show once the field is left.
+  await form.locator('#endDate').blur();
   const endError = form.locator('#err-endDate');
   await endError.filter({ hasText: 'BeginDate should not be greater than EndDate' }).waitFor({ state: 'visible', timeout: 15_000 });
   if ((await form.locator('#endDate').getAttribute('aria-invalid')) !== 'true') throw new Error('the end field is not marked invalid');

@@ -42,8 +42,8 @@ describe('package.json contributions', () => {
     const known = new Set<string>([...Object.values(ContextKeys), ...Object.values(NodeContext), ...Object.values(CheckViewContext), ...Object.values(RequestViewContext)]);
     const whens = [...Object.values(c.menus).flat().map((m) => m.when), ...c.viewsWelcome.map((w) => w.when)].filter((w): w is string => !!w);
     for (const when of whens) {
-      // Strip regular expressions (viewItem =~ /…/): their escaped dots are not keys.
-      for (const key of when.replace(/=~\s*\/.*?\//g, '').match(/\bdam\.[\w.]+/g) ?? []) {
+      // Strip regular expressions (viewItem =~ /…/) and quoted values (webviewId == 'dam.queryResults'): they are not keys.
+      for (const key of when.replace(/=~\s*\/.*?\//g, '').replace(/'[^']*'/g, '').match(/\bdam\.[\w.]+/g) ?? []) {
         if (key === VIEW_EXPLORER || key === VIEW_CHECK_RESULTS || key === VIEW_EMULATOR_REQUESTS) continue;
         assert.ok(known.has(key), `unknown context key ${key} in "${when}"`);
       }

@@ -56,10 +56,12 @@ describe('task form', () => {
   });
 
   it('computes the third of begin, end and duration on the chosen calendar (a day is 8 hours)', () => {
-    assert.deepEqual(checkTaskForm(form({}), ctx).computed, { field: 'endDate', text: '2026-11-24T17:00:00' });
-    const back = checkTaskForm(form({ beginDate: '', endDate: '2026-11-24T17:00', durationDays: '1', durationHours: '4' }), ctx);
-    assert.deepEqual(back.computed, { field: 'beginDate', text: '2026-11-23T13:00:00' });
-    const span = checkTaskForm(form({ endDate: '2026-11-30T13:00', durationDays: '' }), ctx);
+    // A Projected task starting no earlier than its begin: the dates typed stand (nothing is derived).
+    const typed = { status: '2', startType: '4' };
+    assert.deepEqual(checkTaskForm(form(typed), ctx).computed, { field: 'endDate', text: '2026-11-24 17:00' });
+    const back = checkTaskForm(form({ ...typed, beginDate: '', endDate: '2026-11-24T17:00', durationDays: '1', durationHours: '4' }), ctx);
+    assert.deepEqual(back.computed, { field: 'beginDate', text: '2026-11-23 13:00' });
+    const span = checkTaskForm(form({ ...typed, endDate: '2026-11-30T13:00', durationDays: '' }), ctx);
     assert.deepEqual(span.computed, { field: 'duration', text: formatDuration(5 * 480 + 240) });
     assert.equal(formatDuration(5 * 480 + 240), '5 d 4 h');
   });
@@ -99,6 +101,25 @@ describe('task form', () => {
   it('names an unknown project and a calendar the project lacks', () => {
     assert.equal(checkTaskForm(form({ projectId: '999' }), ctx).errors.projectId, TaskMessages.unknownProject);
     assert.equal(checkTaskForm(form({ projectId: '102', status: '1', startType: '2', calendarId: '2' }), ctx).errors.calendarId, TaskMessages.unknownCalendar);
-    assert.deepEqual(checkTaskForm(form({}), ctx).calendars.map((c) => c.label), ['Standard (default)', 'Weekend']);
+    assert.deepEqual(checkTaskForm(form({}), ctx).calendars.map((c) => c.label), ['Standard (the project’s default)', 'Weekend']);
+  });
+
+  it('names statuses, start types and calendars without their numbers', () => {
+    const check = checkTaskForm(form({ status: '2', startType: '1' }), ctx);
+    assert.deepEqual(check.statuses.map((c) => c.label), ['Projected', 'Assigned', 'Pending', 'Cancelled', 'Removed']);
+    assert.deepEqual(check.startTypes.map((c) => c.label), ['As soon as possible', 'Start no earlier than', 'Start no later than']);
+    for (const c of [...check.statuses, ...check.startTypes, ...check.calendars]) assert.doesNotMatch(c.label, /\(\d+\)/);
+  });
+
+  it('says when the service sets the dates itself, and to what', () => {
+    const asap = checkTaskForm(form({ status: '2', startType: '1', beginDate: '2026-12-01T09:00', durationDays: '1' }), ctx);
+    assert.match(asap.derived ?? '', /^As soon as possible: the task begins at the project's start \(2026-03-02 09:00\) and ends 2026-03-02 17:00/);
+    const assigned = checkTaskForm(form({}), ctx);
+    assert.match(assigned.derived ?? '', /^An Assigned task starts now: the service sets both begin and end to 2026-11-23 10:00/);
+    const cancelled = checkTaskForm(form({ status: '8', startType: '1' }), ctx);
+    assert.match(cancelled.derived ?? '', /Cancelled task takes the project's start.*2026-03-02 09:00/);
+    assert.equal(checkTaskForm(form({ status: '2', startType: '4', beginDate: '2026-12-01T09:00' }), ctx).derived, undefined);
+    // The begin and end the service sets are not "computed" from what was typed.
+    assert.equal(checkTaskForm(form({}), ctx).computed, undefined);
   });
 });

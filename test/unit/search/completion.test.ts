@@ -1,6 +1,6 @@
 // Completion tests: `|` marks the cursor; each case lists labels that must (and must not) be offered.
 import { strict as assert } from 'node:assert';
-import { complete, completeInDocument, type CompletionItem, type CompletionOptions, type QuerySchema } from '../../../src/core/search';
+import { complete, completeInDocument, valuesUsedIn, type CompletionItem, type CompletionOptions, type QuerySchema } from '../../../src/core/search';
 
 const schema: QuerySchema = {
   fields: [
@@ -84,6 +84,86 @@ describe('query completion', () => {
     const fn = items.find((i) => i.label === "FieldName('…').Value")!;
     assert.equal(fn.snippet, true);
     assert.match(fn.insertText, /^FieldName\('\$\{1:name\}'\)\.\$\{2:Value\}$/);
+  });
+
+  describe('while typing (issue 21: completion must not fight typing)', () => {
+    /** Labels in the order VS Code shows them when nothing is typed yet: by sort text. */
+    const ordered = (items: CompletionItem[]) => [...items].sort((a, b) => a.sortText.localeCompare(b.sortText)).map((i) => i.label);
+
+    testCompletionsFor('Title = "x"|', { not: ['AdditionalFile', 'Title', 'AND'] });
+    testCompletionsFor("Title = 'x'|", { not: ['AdditionalFile', 'Title', 'AND'] });
+    it('offers nothing right after a closing quote', () => {
+      assert.deepEqual(at('Title = "harbour"|').labels, []);
+      assert.deepEqual(at("FieldName('Status').Value = 'Approved'|", { schema }).labels, []);
+    });
+    it('still completes inside an open string and after an unterminated one', () => {
+      assert.ok(at("FieldName('Status').Value = 'Ap|'", { schema }).labels.includes('Approved'));
+      assert.ok(at("FieldName('Status').Value = 'Ap|", { schema }).labels.includes('Approved'));
+    });
+
+    testCompletionsFor('Title = "x" |', { has: [], not: ['AND', 'OR', 'Title', 'AdditionalFile'] }, { triggerCharacter: ' ' });
+    testCompletionsFor('Title = "x" |', { has: ['AND', 'OR', 'Title'] });
+    testCompletionsFor('Title |', { has: ['=', 'contains'], not: ['AND', 'OR', 'Title'] }, { triggerCharacter: ' ' });
+    testCompletionsFor('Title = x AND |', { has: ['Title', 'NOT'], not: ['AND'] }, { triggerCharacter: ' ' });
+    testCompletionsFor('|', { has: ['Title'] }, { triggerCharacter: ' ' });
+    testCompletionsFor('Title contains |', { has: ['"words"', '?'] }, { triggerCharacter: ' ' });
+    it('after a space that ends a criterion there is nothing to accept with Enter', () => {
+      assert.deepEqual(at('ContentType = Image |', { triggerCharacter: ' ' }).labels, []);
+    });
+
+    it('offers a value to fill in after an operator, not only a placeholder', () => {
+      const { items } = at('Title contains |');
+      const words = items.find((i) => i.label === '"words"');
+      assert.ok(words?.snippet, 'a snippet for the words to find');
+      assert.equal(words.insertText, '"${1:words}"');
+      assert.deepEqual(ordered(items), ['"words"', '?']);
+      assert.ok(at('FileCount > |').labels.includes('number'));
+      assert.ok(at('Id = |').labels.includes('id'));
+    });
+
+    it('offers recent values first, then the placeholder, then ? and @names', () => {
+      const recentValues = new Map([['title', ['harbour', 'summer sale']]]);
+      const { items } = at('Title contains |', { recentValues, boundNames: ['Who'] });
+      assert.deepEqual(ordered(items), ['harbour', 'summer sale', '"words"', '?', '@Who']);
+      assert.equal(items.find((i) => i.label === 'summer sale')?.insertText, "'summer sale'");
+      assert.equal(items.find((i) => i.label === 'harbour')?.insertText, 'harbour');
+    });
+
+    it('ranks option values before recent ones, and does not repeat a value', () => {
+      const recentValues = new Map([["name(status).value", ['Draft', 'Pending']]]);
+      const labels = ordered(at("FieldName('Status').Value = |", { schema, recentValues }).items);
+      assert.deepEqual(labels.slice(0, 3), ['Approved', 'Draft', 'Pending']);
+      assert.equal(labels.filter((l) => l === 'Draft').length, 1);
+    });
+
+    testCompletionsFor('Title in |', { has: ['(…, …)'], not: ['"text"'] });
+    testCompletionsFor('Title in (|', { has: ['"text"'], not: ['(…, …)'] });
+    testCompletionsFor('Title in (a, |', { has: ['"text"'], not: ['(…, …)'] });
+
+    for (const text of ['|', 'Title = x\n|', 'Title = x AND |', '(|']) {
+      it(`ranks properties and fields first at a criterion start: ${JSON.stringify(text)}`, () => {
+        const labels = ordered(at(text, { schema }).items);
+        assert.equal(labels[0], 'AdditionalFile');
+        const firstKeyword = labels.findIndex((l) => ['NOT', 'AND', 'OR'].includes(l));
+        const lastField = labels.map((l) => l.startsWith('Field')).lastIndexOf(true);
+        assert.ok(firstKeyword > lastField, labels.join(' '));
+        if (labels.includes('AND')) assert.ok(labels.indexOf('AND') > labels.indexOf('NOT'), labels.join(' '));
+      });
+    }
+
+    it('collects the values each property was compared with', () => {
+      const values = valuesUsedIn(['Title = harbour AND ContentType = Image', "Title contains 'summer sale' OR Title in (a, b)", "FieldName('Status').Value = Approved"]);
+      assert.deepEqual(values.get('title'), ['harbour', 'summer sale', 'a', 'b']);
+      assert.deepEqual(values.get('contenttype'), ['Image']);
+      assert.deepEqual(values.get('name(status).value'), ['Approved']);
+    });
+
+    it("offers the section's other values, not the one being typed", () => {
+      const doc = '### one\nTitle = harbour OR Title contains sum';
+      const items = completeInDocument(doc, doc.length);
+      assert.ok(items.some((i) => i.label === 'harbour'), items.map((i) => i.label).join(' '));
+      assert.ok(!items.some((i) => i.label === 'sum'));
+    });
   });
 
   describe('in a .dam-query document', () => {

@@ -86,6 +86,14 @@ describe('query diagnostics', () => {
     assert.deepEqual(d.fixes, [{ title: 'Use `>=`', edits: [{ range: { start: 10, end: 18 }, newText: '>=' }] }]);
   });
 
+  it('offers the first day for a year or a month that is not a date (the next fix after `>=`)', () => {
+    const [year] = diagnoseExpression('CreatedOn >= 2024').diagnostics;
+    assert.deepEqual(year.fixes, [{ title: 'Write `2024-01-01`', edits: [{ range: { start: 13, end: 17 }, newText: '2024-01-01' }] }]);
+    const [month] = diagnoseExpression("CreatedOn >= '2024-05'").diagnostics;
+    assert.equal(month.fixes?.[0].edits[0].newText, "'2024-05-01'");
+    assert.equal(diagnoseExpression('CreatedOn >= 2024-13').diagnostics[0].fixes, undefined);
+  });
+
   it('suggests the nearest option and property', () => {
     const [opt] = diagnoseExpression("FieldName('Status').Value = 'Aproved'", { schema }).diagnostics;
     assert.equal(opt.severity, 'warning');

@@ -1,0 +1,33 @@
+// Analytics results as people read them (issue 21, item 10): a time bucket shows once (Cube answers it under
+// the member's name and under its bucket name), as a month rather than a raw ISO timestamp, and a pie of
+// twelve slices uses twelve different colours.
+import { activeWebview, pick, runCommand } from './workbench.mjs';
+
+export const title = 'analytics results: one readable date column, a pie with no repeated colour';
+export const workbench = 'emulator';
+
+export default async function run({ page, screenshot }) {
+  await runCommand(page, 'DAM: New Analytics Query', { opensInput: true });
+  await pick(page, 'Downloads by month');
+  const panel = activeWebview(page);
+  await panel.locator('#run').click();
+  await panel.locator('#run-status', { hasText: 'rows fetched' }).waitFor({ state: 'visible', timeout: 60_000 });
+
+  const headers = (await panel.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
+  if (headers.includes('Downloads.downloadDate') && headers.includes('Downloads.downloadDate.month')) throw new Error(`the date shows twice: ${JSON.stringify(headers)}`);
+  const column = headers.indexOf('Downloads.downloadDate.month');
+  if (column < 0) throw new Error(`no month column: ${JSON.stringify(headers)}`);
+  const months = await panel.locator('.tbody .tr').evaluateAll((rows, i) => rows.map((r) => r.children[i]?.textContent ?? ''), column);
+  const raw = months.filter((m) => !/^[A-Z][a-z]{2} \d{4}$/.test(m));
+  if (months.length === 0 || raw.length) throw new Error(`months are not shown as months: ${JSON.stringify(raw.slice(0, 3))}`);
+  await screenshot('analytics-table');
+
+  await panel.getByRole('tab', { name: 'Chart' }).click();
+  await panel.locator('#chart-kind').selectOption('pie');
+  const canvas = panel.locator('canvas#chart[data-ready="true"]');
+  await canvas.waitFor({ state: 'visible', timeout: 30_000 });
+  const colors = JSON.parse((await canvas.getAttribute('data-colors')) ?? '[]');
+  if (colors.length < 12) throw new Error(`expected twelve slices, drew ${colors.length}`);
+  if (new Set(colors).size !== colors.length) throw new Error(`the pie repeats colours: ${JSON.stringify(colors)}`);
+  await screenshot('analytics-pie');
+}
