@@ -3,7 +3,7 @@
 // When its process dies (here: killed), a notification says so with its last output and a Restart action,
 // and the status bar shows it stopped (item 4); Restart brings it back.
 import { execFileSync } from 'node:child_process';
-import { clickNotificationButton, openViewContainer, waitForNotification } from './workbench.mjs';
+import { clickNotificationButton, openViewContainer, viewRows, waitForNotification } from './workbench.mjs';
 
 export const title = 'emulator: no Start while it starts or runs; its death is reported with Restart';
 
@@ -37,7 +37,7 @@ export default async function run({ page, runDir, screenshot }) {
   if (await sidebar.getByRole('button', { name: 'Start local emulator' }).isVisible()) throw new Error('the welcome view offers to start the emulator while it starts');
   await page.locator('.statusbar-item', { hasText: 'DAM: starting the local emulator' }).first().waitFor({ state: 'visible', timeout: 5000 });
   await screenshot('emulator-starting');
-  await page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ state: 'visible', timeout: 180_000 });
+  await viewRows(page).first().waitFor({ state: 'visible', timeout: 180_000 });
   const status = page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first();
   await status.waitFor({ state: 'visible' });
   if (await paletteOffers(page, 'DAM: Start Local Emulator')) throw new Error('the palette offers "Start Local Emulator" while it runs');
@@ -53,6 +53,6 @@ export default async function run({ page, runDir, screenshot }) {
 
   await clickNotificationButton(page, /local emulator stopped unexpectedly/, 'Restart');
   await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator', hasNotText: 'stopped' }).first().waitFor({ state: 'visible', timeout: 120_000 });
-  await page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+  await viewRows(page).first().waitFor({ state: 'visible', timeout: 60_000 });
   if (emulatorPids(runDir).length !== 1) throw new Error('Restart did not start one emulator');
 }

@@ -1,7 +1,7 @@
 // A person saves the emulator's state, changes the tenant, restores the saved state from the quick pick of saved
 // states, and sees the tree as it was: the classification added after saving is gone without a restart.
 import { URLSearchParams } from 'node:url';
-import { openViewContainer, runCommand } from './workbench.mjs';
+import { openViewContainer, runCommand, viewRows } from './workbench.mjs';
 
 export const title = 'emulator state: save, change the tenant, restore, and see the old tree';
 
@@ -50,14 +50,24 @@ async function notified(page, pattern, timeout = 60_000) {
   }
 }
 
-const rows = (page) => page.locator('.part.sidebar [role="treeitem"]');
+/** The DAM Explorer's row labels once they stop changing (rows arrive as the tree loads). */
+async function settledLabels(page) {
+  let last = null;
+  for (let i = 0; i < 120; i++) {
+    const labels = await viewRows(page).locator('.label-name').allInnerTexts();
+    if (last !== null && labels.length > 0 && JSON.stringify(labels) === JSON.stringify(last)) return labels;
+    last = labels;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`the DAM Explorer did not settle; it shows ${JSON.stringify(last)}`);
+}
 
 export default async function run({ page, screenshot }) {
   await openViewContainer(page, 'DAM');
   await page.getByRole('button', { name: 'Start local emulator' }).click();
-  await rows(page).first().waitFor({ state: 'visible', timeout: 180_000 });
+  await viewRows(page).first().waitFor({ state: 'visible', timeout: 180_000 });
   await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-  const before = await rows(page).count();
+  const before = await settledLabels(page);
 
   await runToInput(page, 'DAM: Save Emulator State…', 'Save Emulator State');
   // The prompt names the emulator it saves: the test changes the tenant there, as an integration would.
@@ -79,7 +89,7 @@ export default async function run({ page, screenshot }) {
 
   await addClassification(origin);
   await runCommand(page, 'DAM: Refresh');
-  const added = page.locator('.part.sidebar [role="treeitem"]', { hasText: ADDED });
+  const added = viewRows(page).filter({ hasText: ADDED });
   await added.first().waitFor({ state: 'visible', timeout: 60_000 });
   await screenshot('emulator-state-changed');
 
@@ -89,8 +99,8 @@ export default async function run({ page, screenshot }) {
   await item.first().click();
   // The tree refreshes by itself after the restore: the classification added after saving is gone.
   await added.first().waitFor({ state: 'detached', timeout: 60_000 });
-  await rows(page).first().waitFor({ state: 'visible', timeout: 60_000 });
-  const after = await rows(page).count();
-  if (after !== before) throw new Error(`the tree shows ${after} rows after the restore, ${before} before the change`);
+  await viewRows(page).first().waitFor({ state: 'visible', timeout: 60_000 });
+  const after = await settledLabels(page);
+  if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`the tree shows ${JSON.stringify(after)} after the restore, ${JSON.stringify(before)} before the change`);
   await screenshot('emulator-state-restored');
 }

@@ -2,6 +2,8 @@
 // classification tree three levels, then an image record down to its file versions and what is below the
 // newest one; the screenshots show the expanded tree.
 export const title = 'explorer: expand the tree three levels, a record down to its versions, its hover';
+import { viewRows } from './workbench.mjs';
+
 export const workbench = 'emulator';
 
 /**
@@ -9,7 +11,7 @@ export const workbench = 'emulator';
  * Rows are virtualised, so wait on the row's own state rather than on a growing row count.
  */
 async function expandFirstCollapsedAfter(page, after) {
-  const rows = page.locator('.part.sidebar [role="treeitem"]');
+  const rows = viewRows(page);
   const count = await rows.count();
   for (let i = after + 1; i < count; i++) {
     const row = rows.nth(i);
@@ -22,14 +24,15 @@ async function expandFirstCollapsedAfter(page, after) {
 
 /** Clicks row `index` and waits until its children are rendered one level below it. */
 async function expandRow(page, index) {
-  const row = page.locator('.part.sidebar [role="treeitem"]').nth(index);
+  const row = viewRows(page).nth(index);
   const level = Number(await row.getAttribute('aria-level'));
   // The twistie, not the row: a version row's own click opens its preview.
   await row.locator('.monaco-tl-twistie').click();
   // Children are fetched from the emulator on expand.
   await page.waitForFunction(
     ({ index, level }) => {
-      const all = document.querySelectorAll('.part.sidebar [role="treeitem"]');
+      const pane = [...document.querySelectorAll('.part.sidebar .pane')].find((p) => p.querySelector('.pane-header')?.textContent?.includes('DAM Explorer'));
+      const all = pane?.querySelectorAll('[role="treeitem"]') ?? [];
       const next = all[index + 1];
       return all[index]?.getAttribute('aria-expanded') === 'true' && next && Number(next.getAttribute('aria-level')) === level + 1;
     },
@@ -40,7 +43,7 @@ async function expandRow(page, index) {
 
 /** Index of the first collapsed row after `after` whose text matches `pattern` (and has `icon`, when given). */
 async function findRow(page, after, pattern, icon) {
-  return page.locator('.part.sidebar [role="treeitem"]').evaluateAll(
+  return viewRows(page).evaluateAll(
     (rows, { after, source, icon }) => {
       const re = new RegExp(source);
       return rows.findIndex((r, i) => i > after && r.getAttribute('aria-expanded') === 'false' && re.test(r.textContent ?? '') && (!icon || r.querySelector(`.codicon-${icon}`)));
@@ -53,7 +56,7 @@ export default async function run({ page, screenshot }) {
   const first = await expandFirstCollapsedAfter(page, -1);
   const second = await expandFirstCollapsedAfter(page, first);
   await expandFirstCollapsedAfter(page, second);
-  const levels = await page.locator('.part.sidebar [role="treeitem"]').evaluateAll((rows) => Math.max(...rows.map((r) => Number(r.getAttribute('aria-level') ?? 0))));
+  const levels = await viewRows(page).evaluateAll((rows) => Math.max(...rows.map((r) => Number(r.getAttribute('aria-level') ?? 0))));
   if (levels < 4) throw new Error(`expected rows four levels deep (three expanded), saw ${levels}`);
   await screenshot('explorer-tree');
 
@@ -69,13 +72,13 @@ export default async function run({ page, screenshot }) {
   const version = await findRow(page, file, /latest/);
   if (version < 0) throw new Error('no version row marked latest under the master file');
   await expandRow(page, version);
-  await page.locator('.part.sidebar [role="treeitem"]').nth(record).scrollIntoViewIfNeeded();
-  const texts = await page.locator('.part.sidebar [role="treeitem"]').allTextContents();
+  await viewRows(page).nth(record).scrollIntoViewIfNeeded();
+  const texts = await viewRows(page).allTextContents();
   if (!texts.some((t) => /Master file/.test(t)) || !texts.some((t) => /latest/.test(t))) throw new Error('files and versions are not shown');
   await screenshot('explorer-record-files');
 
   // The record's hover shows its thumbnail (fetched through the client and embedded as a data URI).
-  await page.locator('.part.sidebar [role="treeitem"]').nth(record).locator('.label-name').hover();
+  await viewRows(page).nth(record).locator('.label-name').hover();
   await page.locator('.monaco-hover img[src^="data:image/"]').first().waitFor({ state: 'visible', timeout: 30_000 });
   await screenshot('explorer-record-hover');
 }

@@ -208,6 +208,11 @@ export function rowAt(page, index, view = 'DAM Explorer') {
   return pane.locator(`[role="treeitem"][data-index="${index}"]`);
 }
 
+/** The tree rows of the side bar's view `view` (the Emulator Requests view below the explorer is a tree too). */
+export function viewRows(page, view = 'DAM Explorer') {
+  return page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: view }) }).first().locator('[role="treeitem"]');
+}
+
 /** A row of the DAM Explorer (or another side-bar tree) by its accessible name. */
 export function treeRow(page, name) {
   return page.locator('.part.sidebar [role="treeitem"]').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
@@ -229,7 +234,7 @@ export async function waitForOutputChannel(page, channel, timeout = 30_000) {
 export async function connectToLocalEmulator(page) {
   await openViewContainer(page, 'DAM');
   await page.getByRole('button', { name: 'Start local emulator' }).click();
-  await page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ state: 'visible', timeout: 180_000 });
+  await viewRows(page).first().waitFor({ state: 'visible', timeout: 180_000 });
   await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 30_000 });
 }
 
