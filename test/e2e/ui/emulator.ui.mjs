@@ -40,6 +40,10 @@ export default async function run({ page, runDir, screenshot }) {
   await viewRows(page).first().waitFor({ state: 'visible', timeout: 180_000 });
   const status = page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first();
   await status.waitFor({ state: 'visible' });
+  // The request inspector follows the emulator, folded under the explorer until asked for.
+  const requests = page.locator('.part.sidebar .pane-header', { hasText: 'Emulator Requests' }).first();
+  await requests.waitFor({ state: 'visible', timeout: 30_000 });
+  if ((await requests.getAttribute('aria-expanded')) !== 'false') throw new Error('the Emulator Requests view opens by itself and squeezes the DAM Explorer');
   if (await paletteOffers(page, 'DAM: Start Local Emulator')) throw new Error('the palette offers "Start Local Emulator" while it runs');
   if (!(await paletteOffers(page, 'DAM: Stop Local Emulator'))) throw new Error('the palette does not offer "Stop Local Emulator" while it runs');
 
