@@ -28,16 +28,64 @@ function withCancellableProgress<T>(title: string, work: (signal: AbortSignal, p
   });
 }
 
-async function askTaskId(title: string, given: unknown): Promise<number> {
+interface TaskPick extends vscode.QuickPickItem {
+  id: number;
+}
+
+/** "Write launch copy" · #5001 · In Process · ends 2026-03-04: a task as a quick pick row, its name first. */
+function taskPick(task: Task): TaskPick {
+  const status = taskStatusName(task.workFlowTaskStatus);
+  const ends = task.endDate ? `ends ${task.endDate.slice(0, 10)}` : undefined;
+  return { label: task.name, description: `#${task.id}`, detail: [status?.replace(/([a-z])([A-Z])/g, '$1 $2'), ends].filter(Boolean).join(' · '), id: task.id };
+}
+
+/**
+ * The task a command works on: `given` when a caller passed an id, else picked by name from the tenant's
+ * tasks (typing a number offers that id too, for a task beyond the list).
+ */
+async function askTaskId(client: DamClient, title: string, given: unknown): Promise<number> {
   if (typeof given === 'number' && Number.isInteger(given) && given > 0) return given;
-  const text = await vscode.window.showInputBox({
-    title,
-    prompt: 'Task id (a whole number, e.g. 5001)',
-    ignoreFocusOut: true,
-    validateInput: (v) => (/^\s*\d+\s*$/.test(v) && Number(v) > 0 ? undefined : 'Enter the task id as a whole number'),
-  });
-  if (text === undefined) throw new vscode.CancellationError();
-  return Number(text.trim());
+  const quickPick = vscode.window.createQuickPick<TaskPick>();
+  quickPick.title = title;
+  quickPick.placeholder = 'Pick a task by name, or type its id';
+  quickPick.matchOnDescription = true;
+  quickPick.matchOnDetail = true;
+  quickPick.ignoreFocusOut = true;
+  quickPick.busy = true;
+  const abort = new AbortController();
+  let listed: TaskPick[] = [];
+  const refreshItems = (): void => {
+    const typed = /^\s*#?(\d+)\s*$/.exec(quickPick.value)?.[1];
+    const byId = typed && Number(typed) > 0 && !listed.some((t) => t.id === Number(typed)) ? [{ label: `Task #${typed}`, description: 'by id', alwaysShow: true, id: Number(typed) }] : [];
+    quickPick.items = [...byId, ...listed];
+  };
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      quickPick.onDidChangeValue(refreshItems);
+      quickPick.onDidAccept(() => {
+        const picked = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+        if (picked) resolve(picked.id);
+      });
+      quickPick.onDidHide(() => reject(new vscode.CancellationError()));
+      quickPick.show();
+      client.tasks.list({ limit: 200, signal: abort.signal }).then(
+        (page) => {
+          listed = page.items.map(taskPick);
+          quickPick.busy = false;
+          if (listed.length === 0) quickPick.placeholder = 'The tenant lists no tasks; type a task id';
+          refreshItems();
+        },
+        (err: unknown) => {
+          quickPick.busy = false;
+          if (abort.signal.aborted) return;
+          quickPick.placeholder = `The tasks could not be listed (${err instanceof Error ? err.message : String(err)}); type a task id`;
+        },
+      );
+    });
+  } finally {
+    abort.abort();
+    quickPick.dispose();
+  }
 }
 
 async function userLabels(client: DamClient, signal: AbortSignal): Promise<Map<number, string>> {
@@ -78,7 +126,7 @@ export class TaskModule implements vscode.Disposable {
   /** Task id → which assignee → the new user; each step prompts only when not given. */
   async delegate(taskIdArg?: unknown, taskAssigneeIdArg?: unknown, newUserIdArg?: unknown): Promise<Task> {
     const client = this.deps.session().client;
-    const taskId = await askTaskId('DAM: delegate a task', taskIdArg);
+    const taskId = await askTaskId(client, 'DAM: delegate a task', taskIdArg);
     const { task, labels } = await withCancellableProgress(`DAM: reading task ${taskId}`, async (signal) => ({
       task: await client.tasks.get(taskId, { signal }),
       labels: await userLabels(client, signal),
@@ -120,7 +168,7 @@ export class TaskModule implements vscode.Disposable {
    */
   async attach(taskIdArg?: unknown, fileArg?: unknown, titleArg?: unknown): Promise<{ taskId: number; documentId: number; attachmentId: number; versionId: number }> {
     const client = this.deps.session().client;
-    const taskId = await askTaskId('DAM: attach a file to a task', taskIdArg);
+    const taskId = await askTaskId(client, 'DAM: attach a file to a task', taskIdArg);
     let file = fileArg instanceof vscode.Uri ? fileArg : undefined;
     if (!file) {
       const picked = await vscode.window.showOpenDialog({ title: `Attach a file to task ${taskId}`, canSelectMany: false, openLabel: 'Attach' });
