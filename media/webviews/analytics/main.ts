@@ -390,6 +390,25 @@ function columns(): string[] {
   return keys.filter((k) => !granularities.some((g) => keys.includes(`${k}.${g}`)));
 }
 
+/** `downloadDate` → `Download date`, `recordId` → `Record ID`. */
+function humanName(member: string): string {
+  const words = member.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/\bid\b/g, 'ID');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A column's header as people read it: `Downloads.downloadDate.month` → `Download date (month)`,
+ * `Downloads.count` → `Downloads count`, a joined group's member after its group (`Records › File count`).
+ * The member's own name stays in the header's tooltip and in the exports.
+ */
+function columnLabel(column: string): string {
+  const [domain = '', member = column, bucket] = column.split('.');
+  const queried = state.query ? domainOf(state.query) : state.pickedDomain;
+  if (member === 'count' && !bucket) return `${domain} count`;
+  const name = `${humanName(member)}${bucket ? ` (${bucket})` : ''}`;
+  return queried && domain !== queried ? `${domain} › ${name}` : name;
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** A time value as people read it, at the column's granularity (`2025-03` for a month, `2025 Q2` for a quarter). */
@@ -477,7 +496,7 @@ function renderVisibleRows(): void {
 function tableView(): HTMLElement {
   const cols = columns();
   const template = `repeat(${Math.max(cols.length, 1)}, minmax(8em, 1fr))`;
-  const head = h('div', { class: 'tr head', role: 'row' }, ...cols.map((c) => h('div', { class: 'th', role: 'columnheader', title: c }, c)));
+  const head = h('div', { class: 'tr head', role: 'row' }, ...cols.map((c) => h('div', { class: 'th', role: 'columnheader', title: c }, columnLabel(c))));
   head.style.gridTemplateColumns = template;
   tableBody = h('div', { class: 'tbody', role: 'rowgroup' });
   tableBody.style.setProperty('--columns', template);
@@ -567,11 +586,11 @@ function drawChart(canvas: HTMLCanvasElement, label: string | undefined, measure
   const kind = state.chart;
   const datasets =
     kind === 'pie'
-      ? [{ label: measures[0], data: rows.map((r) => Number(r[measures[0]] ?? 0)), backgroundColor: rows.map((_, i) => colors[i % colors.length]), borderColor: cssVar('--vscode-editor-background', '#1e1e1e') }]
-      : measures.map((m, i) => ({ label: m, data: rows.map((r) => Number(r[m] ?? 0)), backgroundColor: colors[i % colors.length], borderColor: colors[i % colors.length], pointRadius: rows.length > 60 ? 0 : 3 }));
+      ? [{ label: columnLabel(measures[0]), data: rows.map((r) => Number(r[measures[0]] ?? 0)), backgroundColor: rows.map((_, i) => colors[i % colors.length]), borderColor: cssVar('--vscode-editor-background', '#1e1e1e') }]
+      : measures.map((m, i) => ({ label: columnLabel(m), data: rows.map((r) => Number(r[m] ?? 0)), backgroundColor: colors[i % colors.length], borderColor: colors[i % colors.length], pointRadius: rows.length > 60 ? 0 : 3 }));
   const scales = kind === 'pie' ? {} : {
     x: { ticks: { color: fg, font, autoSkip: true, maxRotation: 45 }, grid: { color: grid } },
-    y: { beginAtZero: true, ticks: { color: fg, font }, grid: { color: grid }, title: { display: true, text: measures.join(', '), color: fg, font } },
+    y: { beginAtZero: true, ticks: { color: fg, font }, grid: { color: grid }, title: { display: true, text: measures.map(columnLabel).join(', '), color: fg, font } },
   };
   const config: ChartConfiguration = {
     type: kind,

@@ -1,6 +1,7 @@
 // Analytics results as people read them (issue 21, item 10): a time bucket shows once (Cube answers it under
 // the member's name and under its bucket name), as a month rather than a raw ISO timestamp, and a pie of
-// twelve slices uses twelve different colours.
+// twelve slices uses twelve different colours. Headers are words (`Download date (month)`), the members' names
+// in their tooltips.
 import { activeWebview, pick, runCommand } from './workbench.mjs';
 
 export const title = 'analytics results: one readable date column, a pie with no repeated colour';
@@ -13,10 +14,13 @@ export default async function run({ page, screenshot }) {
   await panel.locator('#run').click();
   await panel.locator('#run-status', { hasText: 'rows fetched' }).waitFor({ state: 'visible', timeout: 60_000 });
 
-  const headers = (await panel.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
-  if (headers.includes('Downloads.downloadDate') && headers.includes('Downloads.downloadDate.month')) throw new Error(`the date shows twice: ${JSON.stringify(headers)}`);
-  const column = headers.indexOf('Downloads.downloadDate.month');
-  if (column < 0) throw new Error(`no month column: ${JSON.stringify(headers)}`);
+  // Headers in words; the member's own name in the tooltip.
+  const headerCells = panel.locator('[role="columnheader"]');
+  const headers = (await headerCells.allInnerTexts()).map((h) => h.trim());
+  const members = await headerCells.evaluateAll((cells) => cells.map((c) => c.getAttribute('title')));
+  if (JSON.stringify(headers) !== JSON.stringify(['Download date (month)', 'Downloads count'])) throw new Error(`the headers are not in words, or the date shows twice: ${JSON.stringify(headers)}`);
+  if (JSON.stringify(members) !== JSON.stringify(['Downloads.downloadDate.month', 'Downloads.count'])) throw new Error(`the headers' tooltips do not name the members: ${JSON.stringify(members)}`);
+  const column = 0;
   const months = await panel.locator('.tbody .tr').evaluateAll((rows, i) => rows.map((r) => r.children[i]?.textContent ?? ''), column);
   const raw = months.filter((m) => !/^[A-Z][a-z]{2} \d{4}$/.test(m));
   if (months.length === 0 || raw.length) throw new Error(`months are not shown as months: ${JSON.stringify(raw.slice(0, 3))}`);
