@@ -64,7 +64,8 @@ export interface TenantOptions {
 export async function openSearchTenant(options: TenantOptions = {}): Promise<SearchTenant> {
   const log = options.log ?? (() => undefined);
   const temporary = options.database || options.data ? undefined : mkdtempSync(join(tmpdir(), 'dam-bench-search-'));
-  const store = await openStore({ data: options.data ?? temporary ?? '', database: options.database });
+  const folder = options.data ?? temporary ?? '';
+  let store = await openStore({ data: folder, database: options.database });
   await migrate(store, migrations);
   await seedStore(store, 'demo', () => undefined);
   let recording: { sql: string; params: SqlParam[] }[] | undefined;
@@ -113,12 +114,19 @@ export async function openSearchTenant(options: TenantOptions = {}): Promise<Sea
 
   return {
     backend: store.kind === 'postgres' ? 'postgres' : 'pglite',
-    store,
+    get store() {
+      return store;
+    },
     async grow(records) {
       const started = Date.now();
       await stop();
       const added = await growRecords(store, records, log);
       if (added) log(`${store.kind}: grew to ${records.toLocaleString('en-US')} records in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      // As the emulator restarted on the grown folder: PGlite is sized for the database it opens (pgliteSizing).
+      if (added && store.kind === 'pglite') {
+        await store.close();
+        store = await openStore({ data: folder });
+      }
       await start();
     },
     search,

@@ -343,7 +343,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const template = inMemory ? (memoryTemplates.get(seed) ?? (prepared ? preparedTemplate(prepared.pgdata) : undefined)) : undefined;
   const store = template
     ? await openPglite(':memory:', await template)
-    : await openStore({ data: options.data ?? '.dam-emulator', database: options.database, prepared: prepared?.pgdata });
+    : await openStore({ data: options.data ?? '.dam-emulator', database: options.database, prepared: prepared?.pgdata, records: options.records });
   log(`opened ${store.kind} store in ${Date.now() - started} ms`);
   let app: FastifyInstance | undefined;
   // Blobs sit beside a persistent PGlite database; a :memory: or PostgreSQL-backed emulator keeps them in a private temp folder.

@@ -2,6 +2,10 @@
 // additive, generated records carry field values and classifications like the demo's, a search's total is counted
 // once while it is paged and counted again after a write, and Title contains still means the title's words.
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DamClient } from '../../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
@@ -126,6 +130,35 @@ describe('search on a tenant grown with --records [pglite]', function () {
       assert.equal((await started.search.records({ expression: '*', pageSize: 1 })).totalCount, 1234);
     } finally {
       await emulator.close();
+    }
+  });
+});
+
+describe('PGlite sized for the tenant it opens [pglite]', function () {
+  this.timeout(120_000);
+
+  /** Opens a store in a process of its own (the WASM code choice is process-wide) and reads its settings. */
+  function settingsOf(data: string, records?: number): { buffers: string } {
+    const script = `
+      const { openStore } = require('./src/emulator/storage/open');
+      (async () => {
+        const store = await openStore({ data: process.argv[1], records: process.argv[2] ? Number(process.argv[2]) : undefined });
+        const [row] = await store.query('SHOW shared_buffers');
+        await store.close();
+        console.log(JSON.stringify({ buffers: row.shared_buffers }));
+      })();`;
+    const out = execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e', script, data, String(records ?? '')], { cwd: resolve(__dirname, '../..'), encoding: 'utf8' });
+    return JSON.parse(out.trim().split('\n').pop()!);
+  }
+
+  it('opens a small data folder with 16 MB of shared buffers, and one about to grow to 60,000 records with a quarter of its expected size', () => {
+    const data = mkdtempSync(join(tmpdir(), 'dam-sizing-'));
+    try {
+      assert.equal(settingsOf(data).buffers, '16MB');
+      // 60,000 records of about 5 KB: 300 MB expected, 72 MB of buffers.
+      assert.equal(settingsOf(data, 60_000).buffers, '72MB');
+    } finally {
+      rmSync(data, { recursive: true, force: true });
     }
   });
 });
