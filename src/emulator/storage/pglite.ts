@@ -105,8 +105,8 @@ export interface PgliteSizing {
  * shared buffers and baseline WASM code (the small footprint above). A larger one is a tenant grown on purpose
  * (`--records`, or a user's own data) where searches count hundreds of thousands of rows: there the buffers hold
  * a quarter of the database (64 to 512 MB; below that every page read is a file read through the WASM file
- * system) and hot functions are optimised. Measured on a million records (scale bench, four searches' first
- * pages): p50 475 -> 196 ms and p99 988 -> 673 ms, for about 600 MB more resident memory.
+ * system) and hot functions are optimised. Measured on one million-record folder, the same 80 first pages of two
+ * of the demo's searches: p50 204 -> 106 ms, for 806 MB resident instead of 212 MB.
  */
 export function pgliteSizing(bytes: number): PgliteSizing {
   if (bytes < LARGE_DATABASE_BYTES) return { startParams: SMALL_BUFFERS, optimisedCode: false };
