@@ -8,10 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { brotliDecompress } from 'node:zlib';
+import { createBrotliDecompress } from 'node:zlib';
 import type { SqlParam, Store, Transaction as StoreTransaction } from './store';
-import { untar } from './untar';
+import { untarChunks } from './untar';
 
 /** PGlite has no client stream for COPY: its data goes through the virtual file '/dev/blob' instead of STDOUT/STDIN. */
 function wrap(db: PGlite | Transaction): StoreTransaction {
@@ -263,7 +262,10 @@ async function unpackPgdata(tarball: string, pgdataDir: string): Promise<void> {
   const partial = `${pgdataDir}.${randomBytes(4).toString('hex')}.partial`;
   mkdirSync(partial, { recursive: true });
   try {
-    await untar(await promisify(brotliDecompress)(await readFile(tarball)), partial);
+    // Decompressed in the thread pool while the chunks already out are parsed and their files written.
+    const decompress = createBrotliDecompress({ chunkSize: 256 * 1024 });
+    decompress.end(await readFile(tarball));
+    await untarChunks(decompress, partial);
     try {
       rmdirSync(pgdataDir);
     } catch (err) {

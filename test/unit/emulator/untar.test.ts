@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { c as createTar } from 'tar';
-import { untar } from '../../../src/emulator/storage/untar';
+import { untar, untarChunks } from '../../../src/emulator/storage/untar';
 
 async function pack(cwd: string, entries: string[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -53,5 +53,26 @@ describe('untar', () => {
     damaged[0] = 'g'.charCodeAt(0);
     await assert.rejects(untar(damaged, join(dir, 'out')), /bad header checksum/);
     assert.ok(!existsSync(join(dir, 'escape')));
+  });
+
+  it('unpacks the same from chunks of any size, a file complete only in a later chunk', async () => {
+    mkdirSync(join(dir, 'src/base/5'), { recursive: true });
+    const files = { 'base/5/a': Buffer.alloc(70_001, 3), 'base/5/b': Buffer.from('x'), 'base/5/c': Buffer.alloc(512, 9), 'base/5/empty': Buffer.alloc(0) };
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, 'src', name), bytes);
+    const tarball = await pack(join(dir, 'src'), ['base']);
+    for (const size of [1, 7, 511, 513, 65_536]) {
+      const chunks = [];
+      for (let i = 0; i < tarball.length; i += size) chunks.push(tarball.subarray(i, i + size));
+      const out = join(dir, `out-${size}`);
+      await untarChunks(chunks, out);
+      for (const [name, bytes] of Object.entries(files)) assert.deepEqual(readFileSync(join(out, name)), bytes, `${name} from chunks of ${size}`);
+    }
+  });
+
+  it('refuses a tarball that ends inside a file', async () => {
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src/big'), Buffer.alloc(5_000, 1));
+    const tarball = await pack(join(dir, 'src'), ['big']);
+    await assert.rejects(untarChunks([tarball.subarray(0, 2_000)], join(dir, 'out')), /ends inside/);
   });
 });
