@@ -156,11 +156,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     if (!row) throw errors.noDataFound('file', id.slice(0, 100));
     return row;
   }
-  /** A version with its bytes made, so size and checksum are real when it is read on its own. */
-  async function version(id: string) {
+  async function versionRow(id: string) {
     const row = await loadFiles.version(ctx.store, guidOr404('file version', id));
     if (!row) throw errors.noDataFound('file version', id.slice(0, 100));
-    return materialised(ctx, row);
+    return row;
+  }
+  /** A version with its bytes made, so size and checksum are real when it is read on its own. */
+  async function version(id: string) {
+    return materialised(ctx, await versionRow(id));
   }
   async function additional(id: string) {
     const row = await loadFiles.additional(ctx.store, guidOr404('additional file', id));
@@ -352,8 +355,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     params: IdParams,
     responses: { 200: { description: 'The renditions', schema: listOf(AdditionalFileSchema) } },
     handler: async ({ params, request }) => {
-      const row = await loadFiles.version(ctx.store, guidOr404('file version', params.id));
-      if (!row) throw errors.noDataFound('file version', params.id.slice(0, 100));
+      const row = await versionRow(params.id);
       const rc = renderContext(ctx, request);
       return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/fileversion/${row.id}/additionalfiles`);
     },
@@ -376,8 +378,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 200: { description: 'The renditions', schema: listOf(AdditionalFileSchema) } },
     handler: async ({ query, request }) => {
       if (!query.fileVersionId) throw errors.badRequest('GET /additionalfile needs the query parameter fileVersionId (or use /additionalfile/{id}).');
-      const row = await loadFiles.version(ctx.store, guidOr404('file version', query.fileVersionId));
-      if (!row) throw errors.noDataFound('file version', query.fileVersionId.slice(0, 100));
+      const row = await versionRow(query.fileVersionId);
       const rc = renderContext(ctx, request);
       return list(rc, additionalFileType, await loadFiles.additionalOfVersion(ctx.store, row.id), `${core(rc)}/additionalfile?fileVersionId=${row.id}`);
     },
