@@ -12,6 +12,7 @@ import { seedStore } from '../src/emulator/seed';
 import { insertRecords, type RecordRow } from '../src/emulator/domain/bulk';
 import { DamClient } from '../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
+import { emulatorToken } from './stats';
 
 const TOTAL = Number(process.env.BENCH_RECORDS ?? 100_000);
 const PAGE = 100;
@@ -46,14 +47,6 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-async function token(url: string): Promise<string> {
-  const res = await fetch(`${url}/login/connect/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT, Accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'api', client_id: EMULATOR_CLIENT.clientId, client_secret: EMULATOR_CLIENT.clientSecret }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 type PlainFetch = (url: string, init: { headers: Record<string, string> }) => Promise<{ status: number; text(): Promise<string>; json(): Promise<unknown> }>;
 let plainFetch: PlainFetch;
@@ -127,7 +120,7 @@ async function main(): Promise<void> {
     const emulator = await startEmulator({ port: 0, data: dir, seed: 'empty' });
     try {
       const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
-      const bearer = await token(emulator.url);
+      const bearer = await emulatorToken(emulator.url);
       // A short warm-up for both sides (JIT, connection pools, the emulator's caches).
       const warm = [rawPages(emulator.url, bearer), clientPages(client)];
       for (let i = 0; i < 10; i++) for (const walk of warm) await walk.next();

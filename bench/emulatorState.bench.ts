@@ -9,17 +9,13 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EMULATOR_BUNDLE, exited, startEmulatorProcess } from '../test/support/emulatorProcess';
-import { median, printRow } from './stats';
+import { emulatorToken, median, printRow } from './stats';
 
 const ROOT = resolve(__dirname, '..');
 const ROUNDS = Number(process.env.DAM_BENCH_START_ROUNDS ?? 5);
 const STATE_ROUNDS = Number(process.env.DAM_BENCH_STATE_ROUNDS ?? 7);
 const UI_ROUNDS = Number(process.env.DAM_BENCH_UI_ROUNDS ?? 2);
 
-async function token(url: string): Promise<string> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'dam-emulator', client_secret: 'dam-emulator-secret', scope: 'api' });
-  return ((await (await fetch(`${url}/login/connect/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
-}
 
 const headers = (t: string) => ({ authorization: `Bearer ${t}`, accept: 'application/json', 'api-version': '1', 'user-agent': 'dam-bench', 'content-type': 'application/json' });
 
@@ -28,7 +24,7 @@ async function startToFirstRecord(data: string): Promise<number> {
   const started = performance.now();
   const em = await startEmulatorProcess({ data, seed: 'demo', entry: EMULATOR_BUNDLE });
   try {
-    const res = await fetch(`${em.url}/api/core/records?pageSize=1`, { headers: headers(await token(em.url)) });
+    const res = await fetch(`${em.url}/api/core/records?pageSize=1`, { headers: headers(await emulatorToken(em.url)) });
     const body = (await res.json()) as { totalCount: number; items: unknown[] };
     if (body.totalCount < 500 || body.items.length !== 1) throw new Error(`expected the demo tenant, got ${JSON.stringify(body).slice(0, 200)}`);
     return performance.now() - started;
@@ -72,7 +68,7 @@ async function saveAndRestore(): Promise<void> {
   const data = join(dir, 'data');
   const em = await startEmulatorProcess({ data, seed: 'demo', entry: EMULATOR_BUNDLE });
   try {
-    const t = await token(em.url);
+    const t = await emulatorToken(em.url);
     const [record] = ((await (await fetch(`${em.url}/api/core/records?pageSize=1`, { headers: headers(t) })).json()) as { items: { id: string }[] }).items;
     const saves: number[] = [];
     const untouched: number[] = [];

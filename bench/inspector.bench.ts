@@ -4,7 +4,7 @@
 // throughput), beside its throughput, for a small read, a search with a JSON body, and a refused request.
 import { readFileSync } from 'node:fs';
 import { EMULATOR_BUNDLE, startEmulatorProcess, type EmulatorProcess } from '../test/support/emulatorProcess';
-import { median, printRow } from './stats';
+import { emulatorToken, median, printRow } from './stats';
 
 const REQUESTS = Number(process.env.DAM_BENCH_REQUESTS ?? 1500);
 const ROUNDS = Number(process.env.DAM_BENCH_ROUNDS ?? 7);
@@ -17,14 +17,6 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
-async function token(url: string): Promise<string> {
-  const res = await fetch(`${url}/login/connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=api&client_id=dam-emulator&client_secret=dam-emulator-secret',
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 async function expect(res: Response, status: number) {
   await res.arrayBuffer();
@@ -63,7 +55,7 @@ async function main() {
   const on = await start(process.env.DAM_BENCH_ON_JOURNAL ?? '1000');
   const off = await start(process.env.DAM_BENCH_OFF_JOURNAL ?? '0');
   try {
-    const sends = { on: requests(on.url, await token(on.url)), off: requests(off.url, await token(off.url)) };
+    const sends = { on: requests(on.url, await emulatorToken(on.url)), off: requests(off.url, await emulatorToken(off.url)) };
     const procs = { on, off };
     const kinds: Kind[] = ['read', 'search', 'refused'];
     const results: Record<Kind, Record<'on' | 'off', { cpuUs: number[]; rps: number[] }>> = Object.fromEntries(

@@ -15,6 +15,7 @@ import { migrations } from '../src/emulator/storage/migrations';
 import type { SqlParam, Store } from '../src/emulator/storage/store';
 import { seedStore } from '../src/emulator/seed';
 import { growRecords } from '../src/emulator/seed/scale';
+import { emulatorToken } from './stats';
 
 export interface SearchBody {
   expression: string;
@@ -88,7 +89,7 @@ export async function openSearchTenant(options: TenantOptions = {}): Promise<Sea
     for (const route of options.routes ?? []) running.app.post(route.path, () => route.handler(store));
     await running.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(running.app.server.address() as { port: number }).port}`;
-    headers = { authorization: `Bearer ${await tokenOf(url)}`, 'api-version': '1', accept: 'application/hal+json', 'content-type': 'application/json', 'user-agent': 'dam-bench' };
+    headers = { authorization: `Bearer ${await emulatorToken(url)}`, 'api-version': '1', accept: 'application/hal+json', 'content-type': 'application/json', 'user-agent': 'dam-bench' };
   };
   const stop = async () => {
     await running?.app.close();
@@ -149,14 +150,6 @@ export async function openSearchTenant(options: TenantOptions = {}): Promise<Sea
   };
 }
 
-async function tokenOf(url: string): Promise<string> {
-  const res = await fetch(`${url}/login/connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=api&client_id=dam-emulator&client_secret=dam-emulator-secret',
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 /** The rows of an EXPLAIN as its text. */
 export function explainText(rows: Record<string, unknown>[]): string {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, printRow } from './stats';
+import { emulatorToken, median, printRow } from './stats';
 import { EMULATOR_BUNDLE, startEmulatorProcess } from '../test/support/emulatorProcess';
 
 const SIZE_MB = Number(process.env.DAM_BENCH_UPLOAD_MB ?? 512);
@@ -34,14 +34,6 @@ function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
-async function token(url: string): Promise<string> {
-  const res = await fetch(`${url}/login/connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&scope=api&client_id=dam-emulator&client_secret=dam-emulator-secret',
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
 
 async function discard(url: string, bearer: string, uploadToken: string): Promise<void> {
   const res = await fetch(`${url}/uploads/${encodeURIComponent(uploadToken)}`, { method: 'DELETE', headers: { ...HEADERS, Authorization: `Bearer ${bearer}` } });
@@ -90,7 +82,7 @@ async function main() {
     emulator = started.child;
     const { url } = started;
     const pid = emulator.pid!;
-    const bearer = await token(url);
+    const bearer = await emulatorToken(url);
     const startPeakMb = peakRssMb(pid);
     resetPeak(pid);
     const idleMb = rssMb(pid);
