@@ -127,41 +127,41 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     bodyOptional: true,
     responses: { 201: { description: 'The task (with `message` when dates and duration disagreed)', schema: TaskSchema } },
     handler: async ({ request, reply }) => {
-    const caller = ctx.auth.caller(request);
-    const sent = withAssignedTo(request.body);
-    await requireTaskCreation(caller, sent);
-    const read = readSimpleTaskRequest(sent);
-    if (!read.request) throw fail(read.violations[0]!);
-    const req: SimpleTaskRequest = read.request;
-    return store.transaction(async (tx) => {
-      const project = await repo.loadProject(tx, req.projectId);
-      if (!project) throw errors.taskRule(404, 'The ProjectId specified does not exist');
-      const people = req.assignees ?? req.taskRoles ?? [];
-      const principalIds = people.flatMap((p) => (p.userId !== undefined ? [p.userId] : []));
-      const roleIds = people.flatMap((p) => ('roleId' in p && p.roleId !== undefined ? [p.roleId] : []));
-      const [principals, roles, viewer] = await Promise.all([
-        repo.existingPrincipals(tx, principalIds),
-        repo.existingRoles(tx, roleIds),
-        viewerOf(tx, caller),
-      ]);
-      const now = formatNaive(ctx.clock.now().getTime() + project.utcOffsetMinutes * 60_000);
-      const settled = settleSimpleTask(req, {
-        project,
-        now,
-        callerId: caller.userId,
-        isUserOrGroup: (id) => principals.has(id),
-        isRole: (id) => roles.has(id),
-        isCaller: (id) => id === viewer.userId || viewer.groups.has(id),
+      const caller = ctx.auth.caller(request);
+      const sent = withAssignedTo(request.body);
+      await requireTaskCreation(caller, sent);
+      const read = readSimpleTaskRequest(sent);
+      if (!read.request) throw fail(read.violations[0]!);
+      const req: SimpleTaskRequest = read.request;
+      return store.transaction(async (tx) => {
+        const project = await repo.loadProject(tx, req.projectId);
+        if (!project) throw errors.taskRule(404, 'The ProjectId specified does not exist');
+        const people = req.assignees ?? req.taskRoles ?? [];
+        const principalIds = people.flatMap((p) => (p.userId !== undefined ? [p.userId] : []));
+        const roleIds = people.flatMap((p) => ('roleId' in p && p.roleId !== undefined ? [p.roleId] : []));
+        const [principals, roles, viewer] = await Promise.all([
+          repo.existingPrincipals(tx, principalIds),
+          repo.existingRoles(tx, roleIds),
+          viewerOf(tx, caller),
+        ]);
+        const now = formatNaive(ctx.clock.now().getTime() + project.utcOffsetMinutes * 60_000);
+        const settled = settleSimpleTask(req, {
+          project,
+          now,
+          callerId: caller.userId,
+          isUserOrGroup: (id) => principals.has(id),
+          isRole: (id) => roles.has(id),
+          isCaller: (id) => id === viewer.userId || viewer.groups.has(id),
+        });
+        if (!settled.task) throw fail(settled.violations[0]!);
+        const id = await repo.insertTask(tx, settled.task, req.canDelegate, caller.userId);
+        const task = (await repo.loadTask(tx, id))!;
+        const body: Json = renderTask(task, viewer, ctx.origin(request));
+        if (settled.task.message) body.message = settled.task.message;
+        reply.code(201).header('Location', taskHref(ctx.origin(request), id));
+        return body;
       });
-      if (!settled.task) throw fail(settled.violations[0]!);
-      const id = await repo.insertTask(tx, settled.task, req.canDelegate, caller.userId);
-      const task = (await repo.loadTask(tx, id))!;
-      const body: Json = renderTask(task, viewer, ctx.origin(request));
-      if (settled.task.message) body.message = settled.task.message;
-      reply.code(201).header('Location', taskHref(ctx.origin(request), id));
-      return body;
-    });
-  },
+    },
   });
 
   route(app, ctx, {
@@ -172,13 +172,13 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     query: WindowQuery,
     responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
     handler: async ({ request }) => {
-    const caller = ctx.auth.caller(request);
-    const window = parseWindow(request);
-    const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
-    const viewer = await viewerOf(store, caller);
-    const origin = ctx.origin(request);
-    return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
-  },
+      const caller = ctx.auth.caller(request);
+      const window = parseWindow(request);
+      const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
+      const viewer = await viewerOf(store, caller);
+      const origin = ctx.origin(request);
+      return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+    },
   });
 
   // Not in the spec's table (its task form needs the project's status, start date and calendars); the
@@ -190,19 +190,19 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     tag,
     responses: { 200: { description: 'The projects', schema: opsCollection('Project', z.unknown()) } },
     handler: async ({ request }) => {
-    ctx.auth.caller(request);
-    const projects = await repo.listProjects(store);
-    const window = { offset: 0, limit: Math.max(1, projects.length) };
-    const items = projects.map((p) => ({
-      id: p.id,
-      name: p.name,
-      status: p.status,
-      startDate: p.startDate,
-      defaultCalendarId: p.defaultCalendarId,
-      calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
-    }));
-    return collection('Project', items, projects.length, window, request, ctx.origin(request));
-  },
+      ctx.auth.caller(request);
+      const projects = await repo.listProjects(store);
+      const window = { offset: 0, limit: Math.max(1, projects.length) };
+      const items = projects.map((p) => ({
+        id: p.id,
+        name: p.name,
+        status: p.status,
+        startDate: p.startDate,
+        defaultCalendarId: p.defaultCalendarId,
+        calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
+      }));
+      return collection('Project', items, projects.length, window, request, ctx.origin(request));
+    },
   });
 
   route(app, ctx, {
@@ -213,11 +213,11 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     params: TaskParams,
     responses: { 200: { description: 'The task', schema: TaskSchema } },
     handler: async ({ request }) => {
-    const caller = ctx.auth.caller(request);
-    const { taskId } = TaskParams.parse(request.params);
-    const task = await taskOr404(store, taskId);
-    return renderTask(task, await viewerOf(store, caller), ctx.origin(request));
-  },
+      const caller = ctx.auth.caller(request);
+      const { taskId } = TaskParams.parse(request.params);
+      const task = await taskOr404(store, taskId);
+      return renderTask(task, await viewerOf(store, caller), ctx.origin(request));
+    },
   });
 
   route(app, ctx, {
@@ -288,37 +288,37 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     bodyOptional: true,
     responses: { 200: { description: 'The task after the delegation', schema: TaskSchema } },
     handler: async ({ request }) => {
-    const caller = ctx.auth.caller(request);
-    const { taskId } = TaskParams.parse(request.params);
-    const body = bodyOf(request);
-    const taskAssigneeId = intMember(body, 'taskAssigneeId');
-    const newUserId = intMember(body, 'newUserId');
-    if (taskAssigneeId === undefined) throw errors.taskRule(400, 'TaskAssigneeId cannot be null');
-    if (newUserId === undefined) throw errors.taskRule(400, 'NewUserId cannot be null');
-    if (taskAssigneeId === null || newUserId === null) throw errors.taskRule(400, 'Please check the data sent');
-    return store.transaction(async (tx) => {
-      const task = await taskOr404(tx, taskId);
-      const assignee = task.people.find((p) => p.id === taskAssigneeId && p.user_id !== null);
-      if (!assignee) throw errors.taskRule(404, 'The TaskAssigneeId specified does not exist');
-      const viewer = await viewerOf(tx, caller);
-      const own = assignee.user_id === viewer.userId || viewer.groups.has(assignee.user_id!);
-      if (!own && !isAdmin(caller)) {
-        throw errors.accessDeniedBecause('Only the assignee being replaced or a system administrator can delegate this task');
-      }
-      if (task.status !== TaskStatus.Assigned && task.status !== TaskStatus.InProcess) {
-        throw errors.taskRule(400, 'Only a task that is Assigned (4) or InProcess (5) can be delegated');
-      }
-      if (!task.can_delegate) throw errors.taskRule(400, 'Delegation is not allowed for this task');
-      if (!(await repo.existingPrincipals(tx, [newUserId])).has(newUserId)) {
-        throw errors.taskRule(400, 'The NewUserId specified does not exist');
-      }
-      if (task.people.some((p) => p.user_id === newUserId)) {
-        throw errors.taskRule(400, `User ${newUserId} is already an assignee of this task`);
-      }
-      await repo.reassign(tx, assignee.id, newUserId);
-      return renderTask((await repo.loadTask(tx, task.id))!, viewer, ctx.origin(request));
-    });
-  },
+      const caller = ctx.auth.caller(request);
+      const { taskId } = TaskParams.parse(request.params);
+      const body = bodyOf(request);
+      const taskAssigneeId = intMember(body, 'taskAssigneeId');
+      const newUserId = intMember(body, 'newUserId');
+      if (taskAssigneeId === undefined) throw errors.taskRule(400, 'TaskAssigneeId cannot be null');
+      if (newUserId === undefined) throw errors.taskRule(400, 'NewUserId cannot be null');
+      if (taskAssigneeId === null || newUserId === null) throw errors.taskRule(400, 'Please check the data sent');
+      return store.transaction(async (tx) => {
+        const task = await taskOr404(tx, taskId);
+        const assignee = task.people.find((p) => p.id === taskAssigneeId && p.user_id !== null);
+        if (!assignee) throw errors.taskRule(404, 'The TaskAssigneeId specified does not exist');
+        const viewer = await viewerOf(tx, caller);
+        const own = assignee.user_id === viewer.userId || viewer.groups.has(assignee.user_id!);
+        if (!own && !isAdmin(caller)) {
+          throw errors.accessDeniedBecause('Only the assignee being replaced or a system administrator can delegate this task');
+        }
+        if (task.status !== TaskStatus.Assigned && task.status !== TaskStatus.InProcess) {
+          throw errors.taskRule(400, 'Only a task that is Assigned (4) or InProcess (5) can be delegated');
+        }
+        if (!task.can_delegate) throw errors.taskRule(400, 'Delegation is not allowed for this task');
+        if (!(await repo.existingPrincipals(tx, [newUserId])).has(newUserId)) {
+          throw errors.taskRule(400, 'The NewUserId specified does not exist');
+        }
+        if (task.people.some((p) => p.user_id === newUserId)) {
+          throw errors.taskRule(400, `User ${newUserId} is already an assignee of this task`);
+        }
+        await repo.reassign(tx, assignee.id, newUserId);
+        return renderTask((await repo.loadTask(tx, task.id))!, viewer, ctx.origin(request));
+      });
+    },
   });
 
   // Accept and close move a task along the two transitions every client needs; others are not modelled.
@@ -360,15 +360,15 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     query: WindowQuery,
     responses: { 200: { description: 'The slots', schema: opsCollection('DocumentUpload', z.unknown()) } },
     handler: async ({ request }) => {
-    ctx.auth.caller(request);
-    const { taskId } = TaskParams.parse(request.params);
-    const task = await taskOr404(store, taskId);
-    const window = parseWindow(request);
-    const slots = await repo.listSlots(store, task.id);
-    const origin = ctx.origin(request);
-    const page = slots.slice(window.offset, window.offset + window.limit).map((s) => renderSlot(s, origin));
-    return collection('DocumentUpload', page, slots.length, window, request, origin);
-  },
+      ctx.auth.caller(request);
+      const { taskId } = TaskParams.parse(request.params);
+      const task = await taskOr404(store, taskId);
+      const window = parseWindow(request);
+      const slots = await repo.listSlots(store, task.id);
+      const origin = ctx.origin(request);
+      const page = slots.slice(window.offset, window.offset + window.limit).map((s) => renderSlot(s, origin));
+      return collection('DocumentUpload', page, slots.length, window, request, origin);
+    },
   });
 
   /** The attachment flow's preconditions: the caller works on the task, it is In Process, the slot is open. */
@@ -395,33 +395,33 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     bodyOptional: true,
     responses: { 201: { description: 'The attachment, with its id', schema: z.unknown() } },
     handler: async ({ request, reply }) => {
-    const params = SlotParams.parse(request.params);
-    const body = bodyOf(request);
-    return store.transaction(async (tx) => {
-      const { caller, task, slot } = await openSlot(tx, request, params);
-      if (member(body, 'objectId') !== undefined || member(body, 'objectTypeId') !== undefined) {
-        throw errors.taskRule(400, 'objectId and objectTypeId must not be sent: the task-scoped route sets them');
-      }
-      const title = member(body, 'title');
-      if (typeof title !== 'string' || title.trim() === '') throw errors.taskRule(400, 'Title cannot be null');
-      const description = member(body, 'description');
-      if (description !== undefined && description !== null && typeof description !== 'string') {
-        throw errors.taskRule(400, 'Please check the data sent');
-      }
-      const metadata = readAttachmentMetadata(body, await repo.attachmentFields(tx));
-      const row = await repo.insertAttachment(tx, {
-        taskId: task.id,
-        documentId: slot.id,
-        title,
-        description: typeof description === 'string' ? description : null,
-        metadata,
-        createdBy: caller.userId,
+      const params = SlotParams.parse(request.params);
+      const body = bodyOf(request);
+      return store.transaction(async (tx) => {
+        const { caller, task, slot } = await openSlot(tx, request, params);
+        if (member(body, 'objectId') !== undefined || member(body, 'objectTypeId') !== undefined) {
+          throw errors.taskRule(400, 'objectId and objectTypeId must not be sent: the task-scoped route sets them');
+        }
+        const title = member(body, 'title');
+        if (typeof title !== 'string' || title.trim() === '') throw errors.taskRule(400, 'Title cannot be null');
+        const description = member(body, 'description');
+        if (description !== undefined && description !== null && typeof description !== 'string') {
+          throw errors.taskRule(400, 'Please check the data sent');
+        }
+        const metadata = readAttachmentMetadata(body, await repo.attachmentFields(tx));
+        const row = await repo.insertAttachment(tx, {
+          taskId: task.id,
+          documentId: slot.id,
+          title,
+          description: typeof description === 'string' ? description : null,
+          metadata,
+          createdBy: caller.userId,
+        });
+        const origin = ctx.origin(request);
+        reply.code(201).header('Location', attachmentHref(origin, row));
+        return renderAttachment(row, [], origin);
       });
-      const origin = ctx.origin(request);
-      reply.code(201).header('Location', attachmentHref(origin, row));
-      return renderAttachment(row, [], origin);
-    });
-  },
+    },
   });
 
   function readAttachmentMetadata(body: Record<string, unknown>, fields: repo.AttachmentField[]): Record<string, unknown> {
@@ -459,13 +459,13 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     params: AttachmentParams,
     responses: { 200: { description: 'The attachment', schema: z.unknown() } },
     handler: async ({ request }) => {
-    ctx.auth.caller(request);
-    const params = AttachmentParams.parse(request.params);
-    const task = await taskOr404(store, params.taskId);
-    const attachment = await repo.loadAttachment(store, idOf(params.documentId, 'document upload'), idOf(params.attachmentId, 'attachment'));
-    if (!attachment || attachment.task_id !== task.id) throw errors.noDataFound('attachment', params.attachmentId);
-    return renderAttachment(attachment, await repo.listVersions(store, attachment.id), ctx.origin(request));
-  },
+      ctx.auth.caller(request);
+      const params = AttachmentParams.parse(request.params);
+      const task = await taskOr404(store, params.taskId);
+      const attachment = await repo.loadAttachment(store, idOf(params.documentId, 'document upload'), idOf(params.attachmentId, 'attachment'));
+      if (!attachment || attachment.task_id !== task.id) throw errors.noDataFound('attachment', params.attachmentId);
+      return renderAttachment(attachment, await repo.listVersions(store, attachment.id), ctx.origin(request));
+    },
   });
 
   route(app, ctx, {
@@ -478,36 +478,36 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     bodyOptional: true,
     responses: { 201: { description: 'The version, with its id', schema: z.unknown() } },
     handler: async ({ request, reply }) => {
-    const params = AttachmentParams.parse(request.params);
-    const body = bodyOf(request);
-    return store.transaction(async (tx) => {
-      const { slot } = await openSlot(tx, request, params);
-      const attachment = await repo.loadAttachment(tx, slot.id, idOf(params.attachmentId, 'attachment'));
-      if (!attachment) throw errors.noDataFound('attachment', params.attachmentId);
-      const fileName = member(body, 'FileName');
-      const fileIdRaw = member(body, 'FileId');
-      if (typeof fileName !== 'string' || fileName.trim() === '') throw errors.taskRule(400, 'FileName cannot be null');
-      if (fileIdRaw === undefined || fileIdRaw === null || fileIdRaw === '') throw errors.taskRule(400, 'FileId cannot be null');
-      const fileIdText = typeof fileIdRaw === 'string' ? normaliseGuid(fileIdRaw) : undefined;
-      if (!fileIdText) throw errors.taskRule(400, 'FileId must be the GUID of an uploaded file');
-      const isDefault = member(body, 'isDefaultVersion');
-      if (isDefault !== undefined && typeof isDefault !== 'boolean') throw errors.taskRule(400, 'Please check the data sent');
-      const versionType = intMember(body, 'versionType');
-      if (versionType === null) throw errors.taskRule(400, 'Please check the data sent');
-      // Step 2 of the attachment flow: the file must have been uploaded to completion, and is taken over once.
-      const { fileId } = await consumeUploadByFileId(tx, fileIdText);
-      const version = await repo.insertVersion(tx, {
-        attachmentId: attachment.id,
-        fileName,
-        fileId,
-        isDefault,
-        versionType: versionType ?? 1,
+      const params = AttachmentParams.parse(request.params);
+      const body = bodyOf(request);
+      return store.transaction(async (tx) => {
+        const { slot } = await openSlot(tx, request, params);
+        const attachment = await repo.loadAttachment(tx, slot.id, idOf(params.attachmentId, 'attachment'));
+        if (!attachment) throw errors.noDataFound('attachment', params.attachmentId);
+        const fileName = member(body, 'FileName');
+        const fileIdRaw = member(body, 'FileId');
+        if (typeof fileName !== 'string' || fileName.trim() === '') throw errors.taskRule(400, 'FileName cannot be null');
+        if (fileIdRaw === undefined || fileIdRaw === null || fileIdRaw === '') throw errors.taskRule(400, 'FileId cannot be null');
+        const fileIdText = typeof fileIdRaw === 'string' ? normaliseGuid(fileIdRaw) : undefined;
+        if (!fileIdText) throw errors.taskRule(400, 'FileId must be the GUID of an uploaded file');
+        const isDefault = member(body, 'isDefaultVersion');
+        if (isDefault !== undefined && typeof isDefault !== 'boolean') throw errors.taskRule(400, 'Please check the data sent');
+        const versionType = intMember(body, 'versionType');
+        if (versionType === null) throw errors.taskRule(400, 'Please check the data sent');
+        // Step 2 of the attachment flow: the file must have been uploaded to completion, and is taken over once.
+        const { fileId } = await consumeUploadByFileId(tx, fileIdText);
+        const version = await repo.insertVersion(tx, {
+          attachmentId: attachment.id,
+          fileName,
+          fileId,
+          isDefault,
+          versionType: versionType ?? 1,
+        });
+        const origin = ctx.origin(request);
+        reply.code(201).header('Location', `${attachmentHref(origin, attachment)}/versions/${version.id}`);
+        return renderVersion(version, attachment, origin);
       });
-      const origin = ctx.origin(request);
-      reply.code(201).header('Location', `${attachmentHref(origin, attachment)}/versions/${version.id}`);
-      return renderVersion(version, attachment, origin);
-    });
-  },
+    },
   });
 
   route(app, ctx, {
@@ -520,20 +520,20 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     bodyOptional: true,
     responses: { 200: { description: 'The filled slot', schema: z.unknown() } },
     handler: async ({ request }) => {
-    const params = SlotParams.parse(request.params);
-    const body = bodyOf(request);
-    const versionId = intMember(body, 'versionId');
-    if (versionId === undefined) throw errors.taskRule(400, 'VersionId cannot be null');
-    if (versionId === null) throw errors.taskRule(400, 'Please check the data sent');
-    return store.transaction(async (tx) => {
-      const { slot } = await openSlot(tx, request, params);
-      const version = await repo.versionInSlot(tx, slot.id, versionId);
-      if (!version) throw errors.taskRule(404, 'The VersionId specified does not exist on this document upload');
-      await repo.fillSlot(tx, slot.id, version.id);
-      const filled = (await repo.loadSlot(tx, slot.task_id, slot.id))!;
-      return renderSlot(filled, ctx.origin(request));
-    });
-  },
+      const params = SlotParams.parse(request.params);
+      const body = bodyOf(request);
+      const versionId = intMember(body, 'versionId');
+      if (versionId === undefined) throw errors.taskRule(400, 'VersionId cannot be null');
+      if (versionId === null) throw errors.taskRule(400, 'Please check the data sent');
+      return store.transaction(async (tx) => {
+        const { slot } = await openSlot(tx, request, params);
+        const version = await repo.versionInSlot(tx, slot.id, versionId);
+        if (!version) throw errors.taskRule(404, 'The VersionId specified does not exist on this document upload');
+        await repo.fillSlot(tx, slot.id, version.id);
+        const filled = (await repo.loadSlot(tx, slot.task_id, slot.id))!;
+        return renderSlot(filled, ctx.origin(request));
+      });
+    },
   });
 
   route(app, ctx, {
@@ -544,11 +544,11 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     query: WindowQuery,
     responses: { 200: { description: 'The fields', schema: opsCollection('AttachmentMetadata', z.unknown()) } },
     handler: async ({ request }) => {
-    ctx.auth.caller(request);
-    const fields = (await repo.attachmentFields(store)).map(renderField);
-    const window = parseWindow(request);
-    return collection('AttachmentMetadata', fields.slice(window.offset, window.offset + window.limit), fields.length, window, request, ctx.origin(request));
-  },
+      ctx.auth.caller(request);
+      const fields = (await repo.attachmentFields(store)).map(renderField);
+      const window = parseWindow(request);
+      return collection('AttachmentMetadata', fields.slice(window.offset, window.offset + window.limit), fields.length, window, request, ctx.origin(request));
+    },
   });
 
   // The generic attachments route cannot attach to a task: say where to go instead.
@@ -561,8 +561,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     bodyOptional: true,
     responses: { 400: { description: 'Use the task-scoped route' } },
     handler: async ({ request }) => {
-    ctx.auth.caller(request);
-    throw errors.taskRule(400, 'Task attachments are created through POST /api/tasks/{taskId}/document-uploads/{documentId}/attachments');
-  },
+      ctx.auth.caller(request);
+      throw errors.taskRule(400, 'Task attachments are created through POST /api/tasks/{taskId}/document-uploads/{documentId}/attachments');
+    },
   });
 }
