@@ -8,9 +8,19 @@ export const FINDINGS_HEADER_MAX = 2048;
 
 const MESSAGE_MAX = 200;
 
-/** An sf-string: printable ASCII, `"` and `\` escaped; anything else becomes `?`. */
+/** Characters the findings' messages use, written in ASCII so the header still reads as the message does. */
+const ASCII_FOR: ReadonlyMap<string, string> = new Map([
+  ['\u2192', '->'], ['\u2190', '<-'], ['\u2264', '<='], ['\u2265', '>='], ['\u2260', '<>'], ['\u00d7', 'x'],
+  ['\u2018', "'"], ['\u2019', "'"], ['\u201c', '"'], ['\u201d', '"'], ['\u00ab', '"'], ['\u00bb', '"'],
+  ['\u2013', '-'], ['\u2014', '-'], ['\u2026', '...'], ['\u00a0', ' '],
+]);
+
+/** An sf-string: printable ASCII, `"` and `\` escaped; accents are dropped, common symbols spelled in ASCII, anything else becomes `?`. */
 function sfString(text: string, max: number): string {
-  let s = text.replace(/[^\x20-\x7e]/g, '?');
+  let s = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, (c) => ASCII_FOR.get(c) ?? '?');
   if (s.length > max) s = `${s.slice(0, max - 3)}...`;
   return `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }

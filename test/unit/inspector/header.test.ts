@@ -21,6 +21,11 @@ describe('Dam-Emulator-Findings header', () => {
     assert.doesNotMatch(value, /\r|\n/);
   });
 
+  it('spells arrows, quotes and accents in ASCII instead of question marks', () => {
+    const value = encodeFindingsHeader([{ code: 'DE6001', severity: 'frown', message: 'FileName \u2192 filename: \u2018Publi\u00e9\u2019 \u2265 1\u2026' }])!;
+    assert.equal(parseFindingsHeader(value)[0].message, "FileName -> filename: 'Publie' >= 1...");
+  });
+
   it('stays under its bound: messages go first, then items, counted in a last "more" item', () => {
     const many: Finding[] = Array.from({ length: 300 }, (_, i) => ({ code: `DE2${String(i % 1000).padStart(3, '0')}`, severity: 'frown', message: 'x'.repeat(150) }));
     const value = encodeFindingsHeader(many, 2048)!;
