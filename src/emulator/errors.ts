@@ -65,6 +65,8 @@ export const errors = {
     ),
   notFound: (message = 'The requested resource does not exist.') => new ApiError(404, `${ns}.Common.NotFoundException`, message),
   noDataFound: (what: string, id: string) => new ApiError(404, `${ns}.Common.NoDataFoundException`, `No ${what} with id '${id}' was found.`),
+  /** Missing data looked up by something other than its id (a name path): still the service's NoDataFoundException. */
+  noDataMatches: (message: string) => new ApiError(404, `${ns}.Common.NoDataFoundException`, message),
   routeNotFound: (method: string, url: string) => new ApiError(404, `${ns}.Common.NotFoundException`, `No route matches ${method} ${url}.`),
   methodNotAllowed: (method: string) => new ApiError(405, `${ns}.Common.MethodNotAllowedException`, `Method ${method} is not allowed here.`),
   notAcceptable: (accept: string) =>

@@ -10,15 +10,51 @@ export interface Link {
 
 export type Json = Record<string, unknown>;
 
-export function isAcceptable(accept: string): boolean {
-  return /(^|[,\s])(\*\/\*|application\/\*|application\/json|application\/hal\+json)(\s*(;|,|$))/i.test(accept);
+/**
+ * Whether an API-Version header names the one version the service has: ASP.NET API versioning reads `1.0` as `1`, and
+ * a header sent twice arrives joined by commas (`1, 1`).
+ */
+export function supportsApiVersion(value: string): boolean {
+  return value.split(',').every((v) => /^1(\.0)?$/.test(v.trim()));
 }
 
-/** Plain JSON only when the client names application/json and not HAL; `*\/*` is served as HAL. */
+/** The media ranges of an Accept header with their weights (`q`, 1 when absent), lower-cased. */
+function mediaRanges(accept: string): { type: string; q: number }[] {
+  return accept.split(',').map((part) => {
+    const [type, ...params] = part.split(';');
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    const weight = q === undefined ? 1 : Number(q);
+    return { type: type.trim().toLowerCase(), q: Number.isFinite(weight) ? weight : 1 };
+  });
+}
+
+/** The highest weight an Accept header gives any of `types`, or -1 when it names none of them. */
+function weightOf(ranges: { type: string; q: number }[], types: readonly string[]): number {
+  const named = ranges.filter((r) => types.includes(r.type));
+  return named.length ? Math.max(...named.map((r) => r.q)) : -1;
+}
+
+const HAL = ['application/hal+json'];
+// ASP.NET's JSON output formatter writes application/json and text/json.
+const PLAIN = ['application/json', 'text/json'];
+const WILDCARDS = ['*/*', 'application/*', 'text/*'];
+
+/** Whether an Accept header allows JSON in some form (a range with a weight above 0). */
+export function isAcceptable(accept: string): boolean {
+  return mediaRanges(accept).some((r) => r.q > 0 && [...HAL, ...PLAIN, ...WILDCARDS].includes(r.type));
+}
+
+/**
+ * Plain JSON when the client names application/json (or text/json) and prefers it: over HAL when both are named (by
+ * weight; equal weights keep HAL), over a wildcard otherwise. `*\/*` alone is served as HAL.
+ */
 export function wantsPlainJson(accept: string | undefined): boolean {
   if (!accept) return false;
-  const a = accept.toLowerCase();
-  return a.includes('application/json') && !a.includes('application/hal+json');
+  const ranges = mediaRanges(accept);
+  const plain = weightOf(ranges, PLAIN);
+  if (plain <= 0) return false;
+  const hal = weightOf(ranges, HAL);
+  return hal >= 0 ? plain > hal : plain >= weightOf(ranges, WILDCARDS);
 }
 
 /**

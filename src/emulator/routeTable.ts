@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Caller } from './caller';
 import type { EmulatorContext, HeaderPolicy } from './context';
 import { errors } from './errors';
+import { firstOfRepeated, lenientKeys } from './lenientJson';
 import { addFinding, finding } from './inspector';
 import { ErrorBodySchema } from './schemas';
 
@@ -71,76 +72,10 @@ declare module 'fastify' {
   }
 }
 
-/** Unwraps optional, nullable, default, catch, readonly and pipe (its input side) down to the schema that has a shape. */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s = schema;
-  for (let i = 0; i < 20; i++) {
-    const def = (s as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType; getter?: () => z.ZodType } } })._zod.def;
-    if (def.innerType) s = def.innerType;
-    else if (def.type === 'pipe' && def.in) s = def.in;
-    else if (def.type === 'lazy' && def.getter) s = def.getter();
-    else return s;
-  }
-  return s;
-}
-
-function defOf(schema: z.ZodType): Record<string, unknown> & { type: string } {
-  return (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
-}
-
-/**
- * ASP.NET binds JSON property names case-insensitively (real-service-notes: `filename` / `FileName`): renames a key
- * to the schema's spelling when they differ only in case, at every depth the schema describes. `renamed` collects
- * what was renamed, for the request inspector. A key spelled exactly as in the schema always wins.
- */
-export function lenientKeys(schema: z.ZodType, value: unknown, renamed: string[] = [], path = ''): unknown {
-  const s = unwrap(schema);
-  const def = defOf(s);
-  if (def.type === 'array' && Array.isArray(value)) {
-    return value.map((item, i) => lenientKeys(def.element as z.ZodType, item, renamed, `${path}[${i}]`));
-  }
-  if (def.type === 'union' && value !== null && typeof value === 'object') {
-    const objects = (def.options as z.ZodType[]).filter((o) => defOf(unwrap(o)).type === 'object');
-    return objects.length === 1 ? lenientKeys(objects[0], value, renamed, path) : value;
-  }
-  if (def.type === 'record' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = lenientKeys(def.valueType as z.ZodType, v, renamed, `${path}.${k}`);
-    return out;
-  }
-  // Newtonsoft reads "true" as a boolean and "12" as a number where the model has one (`"logRequest":"true"`).
-  if (def.type === 'boolean' && typeof value === 'string' && /^(true|false)$/i.test(value.trim())) {
-    renamed.push(`${path || 'value'}: "${value}" read as a boolean`);
-    return value.trim().toLowerCase() === 'true';
-  }
-  if (def.type === 'number' && typeof value === 'string' && /^-?\d{1,15}(\.\d+)?$/.test(value.trim())) {
-    renamed.push(`${path || 'value'}: "${value}" read as a number`);
-    return Number(value);
-  }
-  if (def.type !== 'object' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const shape = def.shape as Record<string, z.ZodType>;
-  const byLower = new Map<string, string>();
-  for (const key of Object.keys(shape)) byLower.set(key.toLowerCase(), key);
-  const out: Record<string, unknown> = {};
-  const source = value as Record<string, unknown>;
-  for (const [key, v] of Object.entries(source)) {
-    const exact = Object.hasOwn(shape, key);
-    const target = exact ? key : byLower.get(key.toLowerCase());
-    if (target === undefined) {
-      if (!Object.hasOwn(out, key)) out[key] = v;
-      continue;
-    }
-    // The exact spelling wins over a case-variant of it sent in the same object.
-    if (!exact && Object.hasOwn(source, target)) continue;
-    if (!exact) renamed.push(`${path ? `${path}.` : ''}${key} → ${target}`);
-    out[target] = lenientKeys(shape[target], v, renamed, path ? `${path}.${target}` : target);
-  }
-  return out;
-}
-
 /** Parses one part of a request with its schema; the 400 names the member that is wrong. */
 export function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: 'body' | 'query' | 'path', renamed?: string[]): z.infer<S> {
-  const result = schema.safeParse(lenientKeys(schema, value, renamed));
+  const named = lenientKeys(schema, value, renamed);
+  const result = schema.safeParse(part === 'query' ? firstOfRepeated(schema, named, renamed) : named);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';

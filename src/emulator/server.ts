@@ -1,11 +1,12 @@
 // Builds and starts the emulator: storage, migrations, seed, the fastify app with its hooks, and every route module.
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { TokenService } from './auth';
 import { openBlobStore, type BlobStore } from './blobs';
 import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy } from './context';
 import { ApiError, errors } from './errors';
-import { toPlainJson, wantsPlainJson, isAcceptable } from './hal';
+import { toPlainJson, wantsPlainJson, isAcceptable, supportsApiVersion } from './hal';
 import { parseLenientJson } from './lenientJson';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
@@ -31,6 +32,8 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { growRecords } from './seed/scale';
+
+const ROUTED_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export interface EmulatorOptions {
   /** 0 picks a free port; default 7070. */
@@ -249,7 +252,21 @@ export async function buildApp(
 
   // Before any route: a route keeps the error handler set when it is added.
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(reply, toApiError(err, log, request)));
-  app.setNotFoundHandler((request, reply) => sendError(reply, errors.routeNotFound(request.method, request.url.slice(0, 200))));
+  // ASP.NET's endpoint routing answers 405 with an Allow header when the path exists under other methods: a second
+  // router (fastify's own, find-my-way, with the same options) holds every route's path to tell the two apart.
+  const paths = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (!paths.hasRoute(method as HTTPMethod, route.url)) paths.on(method as HTTPMethod, route.url, () => undefined);
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = ROUTED_METHODS.filter((m) => m !== request.method && paths.find(m, path) !== null);
+    if (allowed.length === 0 || request.method === 'OPTIONS') return sendError(reply, errors.routeNotFound(request.method, request.url.slice(0, 200)));
+    void reply.header('Allow', allowed.join(', '));
+    return sendError(reply, errors.methodNotAllowed(request.method.slice(0, 20)));
+  });
 
   // Before the header checks below, so a request they refuse is still journaled with its findings.
   // The OpenAPI document is generated from the routes' own schemas (routeTable.ts), so it cannot drift from them;
@@ -294,7 +311,7 @@ export async function buildApp(
     if (policy === 'api') {
       const version = h['api-version'];
       if (version === undefined || version === '') throw errors.missingHeader('API-Version');
-      if (String(version).trim() !== '1') throw errors.unsupportedApiVersion(String(version).slice(0, 40));
+      if (!supportsApiVersion(String(version))) throw errors.unsupportedApiVersion(String(version).slice(0, 40));
     }
     // Rights the route declared: refused before its body is read.
     const config = request.routeOptions.config;

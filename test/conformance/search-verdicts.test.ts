@@ -145,6 +145,8 @@ describeEachBackend('search verdicts: dam lint and the emulator agree', {}, (env
       'ContentStatus = Released',
       "LatestVersionOfMasterfile.FileName = '*.png'",
       "Classification.NamePath = '/Products*'",
+      'Classification.Name = Garden',
+      "Classification.LabelPath = '/Products*'",
       "FieldName('Photographer') = 'Ana Lima'",
       'Kind = PNG',
       "FileName = '*.pdf'",

@@ -132,4 +132,30 @@ describeEachBackend('interop: uploads as public clients send them', {}, (env) =>
     assert.ok(single.status === 200 || single.status === 201, single.text);
     assert.ok(single.json.token);
   });
+
+  // What a .NET client sends when it serialises its C# models with Newtonsoft's default settings (names as declared,
+  // PascalCase) and sets API-Version from a System.Version ("1.0"): ASP.NET binds both. A tenant adds the version, named
+  // as sent; the emulator used to drop a PascalCase files section silently (204, no version).
+  it('.NET models in PascalCase: a Files section adds the version named as sent, with API-Version 1.0', async () => {
+    const headers = { Authorization: `Bearer ${token}`, 'API-Version': '1.0', Accept: 'application/json', 'User-Agent': 'dotnet-model-client/1.0' };
+    const first = expectStatus(await send(env().url, 'POST', '/uploads', headers, onePart('file1', 'first.txt', Buffer.from('one'), 'text/plain')), 200);
+    const created = await send(env().url, 'POST', '/api/core/records', { ...headers, 'Content-Type': 'application/json' }, JSON.stringify({
+      Status: 'Draft',
+      Files: { Master: first.json.token, AddOrUpdate: [{ Versions: { AddOrUpdate: [{ Id: first.json.token, FileName: 'Chosen Name.txt', VersionLabel: 'v1' }] } }] },
+    }));
+    expectStatus(created, 201);
+    const second = expectStatus(await send(env().url, 'POST', '/uploads', headers, onePart('file1', 'second.txt', Buffer.from('two'), 'text/plain')), 200);
+    const updated = await send(env().url, 'PUT', `/api/core/record/${created.json.id}`, { ...headers, 'Content-Type': 'application/json' }, JSON.stringify({
+      Files: { AddOrUpdate: [{ Versions: { AddOrUpdate: [{ Id: second.json.token, FileName: 'Second Name.txt', VersionLabel: 'v2' }] } }] },
+    }));
+    expectStatus(updated, 204);
+    const read = expectStatus(await send(env().url, 'GET', `/api/core/record/${created.json.id}`, { ...headers, 'select-record': 'masterfilelatestversion' }), 200);
+    const latest = read.json.masterFileLatestVersion as { fileName: string; versionLabel: string };
+    assert.equal(latest.fileName, 'Second Name.txt');
+    assert.equal(latest.versionLabel, 'v2');
+    // The same client calling a route with a method it does not have gets ASP.NET's 405 and the methods it has.
+    const patched = await send(env().url, 'PATCH', `/api/core/record/${created.json.id}`, { ...headers, 'Content-Type': 'application/json' }, '{}');
+    expectStatus(patched, 405);
+    assert.match(String(patched.headers.get('allow')), /PUT/);
+  });
 });

@@ -58,7 +58,7 @@ export const classifications = {
   async atNamePath(db: Queryable, namePath: string): Promise<ClassificationRow> {
     const path = `/${namePath.trim().replace(/^\/+/, '').replace(/\/+$/, '')}`;
     const row = (await load.classificationsWhere(db, 'lower(c.name_path) = lower($1)', [path]))[0];
-    if (!row) throw errors.notFound(`No classification has the name path '${namePath.slice(0, 200)}'.`);
+    if (!row) throw errors.noDataMatches(`No classification has the name path '${namePath.slice(0, 200)}'.`);
     return row;
   },
 

@@ -7,7 +7,7 @@ import type { Queryable } from '../storage/store';
 import { NEUTRAL_LANGUAGE } from './languages';
 import type { FieldDefinitionRow } from './model';
 import type { BlobStore } from '../blobs';
-import { applyFilesSection } from './files';
+import { applyFilesSection, FilesSection } from './files';
 
 const IdRef = z.union([z.string().max(100), z.object({ id: z.string().max(100) }).loose()]);
 
@@ -54,14 +54,8 @@ export const RecordBody = z
       .object({ addOrUpdate: z.array(FieldUpdate).max(1000).optional(), remove: z.array(IdRef).max(1000).optional() })
       .loose()
       .nullish(),
-    files: z
-      .object({
-        master: z.string().max(2000).nullish(),
-        addOrUpdate: z.array(z.unknown()).max(100).optional(),
-        remove: z.array(z.unknown()).max(100).optional(),
-      })
-      .loose()
-      .nullish(),
+    // The files section's own schema, so its names bind in any case as the rest of the body's do.
+    files: FilesSection.nullish(),
   })
   .loose();
 export type RecordBody = z.infer<typeof RecordBody>;

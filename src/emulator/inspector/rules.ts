@@ -6,7 +6,7 @@ import { CHECK_ACTION_TYPE_ID } from '../../core/contract';
 import { finding, type Finding, type FindingSeverity } from '../../core/inspector';
 import { readSimpleTaskRequest } from '../../core/tasks';
 import type { HeaderPolicy } from '../context';
-import { isAcceptable } from '../hal';
+import { isAcceptable, supportsApiVersion } from '../hal';
 
 export interface RequestFacts {
   method: string;
@@ -101,7 +101,7 @@ function headerRules(f: Facts, out: Finding[]): void {
   const core = f.lower.startsWith('/api/core');
   if (version === undefined || version.trim() === '') {
     if (core) out.push(finding('DE1003', 'The request has no API-Version header; every content-API endpoint except /, /supportedVersions, /download and /docs requires it.', 'Send API-Version: 1.'));
-  } else if (version.trim() !== '1') {
+  } else if (!supportsApiVersion(version)) {
     out.push(finding('DE1004', `API-Version '${version.slice(0, 20)}' is not a version the service supports (GET /supportedVersions lists them).`, 'Send API-Version: 1.'));
   }
 }
