@@ -101,6 +101,8 @@ export const errors = {
   /** The emulator's own routes (/_emulator/…) asked from another machine while it serves loopback only. */
   devtoolsLoopbackOnly: () =>
     new ApiError(403, `${ns}.Security.AccessDeniedException`, 'The emulator devtools answer only on this machine; start the emulator with --host to reach them from elsewhere.'),
+  devtoolsFromPage: (origin: string) =>
+    new ApiError(403, `${ns}.Security.AccessDeniedException`, `The emulator devtools do not answer requests made by a web page of another origin (${origin}); call them from a program, the dam CLI or the extension.`),
   /** A saved emulator state that cannot be used as asked (missing files, another emulator version, still busy). */
   snapshotUnusable: (message: string, status: 400 | 409 = 409) => new ApiError(status, `${ns}.Emulator.SnapshotException`, message),
 };

@@ -290,4 +290,20 @@ describe('the state devtools answer only this machine unless the emulator serves
       assert.equal(withToken.statusCode, fromElsewhere);
     });
   }
+
+  it('a web page of another origin cannot drive them through the browser (a form POSTed to reset is refused before it runs)', async () => {
+    const { app } = await buildApp(store, { host: '127.0.0.1' }, () => 'http://127.0.0.1');
+    apps.push(app);
+    const page = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' };
+    for (const [method, url] of [['POST', '/_emulator/reset'], ['POST', '/_emulator/snapshots'], ['GET', '/_emulator/requests']] as const) {
+      const answer = await app.inject({ method, url, remoteAddress: '127.0.0.1', headers: page, payload: 'seed=empty' });
+      assert.equal(answer.statusCode, 403, `${method} ${url}: ${answer.body}`);
+      assert.match(String((JSON.parse(answer.body) as Record<string, unknown>).exceptionMessage), /web page of another origin \(https:\/\/evil\.example\)/);
+    }
+    // Sec-Fetch-Site alone (a browser that leaves Origin out of a GET) is refused too; the page's own origin is not.
+    const sameSite = await app.inject({ method: 'GET', url: '/_emulator/snapshots', remoteAddress: '127.0.0.1', headers: { 'sec-fetch-site': 'same-site' } });
+    assert.equal(sameSite.statusCode, 403);
+    const own = await app.inject({ method: 'GET', url: '/_emulator/snapshots', remoteAddress: '127.0.0.1', headers: { origin: 'http://localhost:80', host: 'localhost:80' } });
+    assert.equal(own.statusCode, 200, own.body);
+  });
 });

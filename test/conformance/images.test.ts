@@ -124,6 +124,32 @@ describe('images: a decompression bomb and image work off the request loop', fun
     assert.ok(peak < 1024 ** 3, `the emulator's peak resident memory was ${Math.round(peak / 1048576)} MB`);
   });
 
+  it('a PNG cut off after its header: the preview answers 404 saying why (not 500), and the version has no image after', async () => {
+    const truncated = pngDeclaring(64, 64).subarray(0, 8 + 25);
+    const id = await recordWith(client(), 'truncated.png', truncated);
+    const before = (await client().files.latestVersion(id))!;
+    assert.equal(before.hasImage, true, 'its header reads as a 64×64 image');
+    const headers = { authorization: `Bearer ${await client().tokens.getToken()}`, accept: 'application/json', 'api-version': '1', 'user-agent': USER_AGENT };
+    const preview = (await (await fetch(`${emulator().url}/api/core/fileversion/${before.id}/preview`, { headers })).json()) as { uri: string };
+    const res = await fetch(preview.uri, { headers: { 'user-agent': USER_AGENT } });
+    assert.equal(res.status, 404);
+    const body = (await res.json()) as { exceptionMessage: string; exceptionType: string };
+    assert.match(body.exceptionMessage, /the preview of 'truncated\.png' could not be made: .*HasImage=false/);
+    assert.match(body.exceptionType, /NoDataFoundException$/);
+    assert.equal((await client().files.latestVersion(id))!.hasImage, false);
+  });
+
+  it('a file named .png that is SVG or HEIF inside is not an image: nothing is rendered from it', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9900" height="9900"><rect width="10" height="10"/></svg>');
+    // ftyp 'heic', then a meta box: the header reader's HEIF scan, which is quadratic in the boxes it holds.
+    const heif = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(4), Buffer.from('mif1heic'), Buffer.from([0, 0, 0, 8]), Buffer.from('meta')]);
+    for (const [name, bytes] of [['drawing.png', svg], ['photo.png', heif]] as const) {
+      const id = await recordWith(client(), name, bytes);
+      const version = (await client().files.latestVersion(id))!;
+      assert.equal(version.hasImage, false, name);
+    }
+  });
+
   it('previews and thumbnails of a normal picture are still made, by a worker process', async () => {
     const id = await recordWith(client(), 'disc.png', await discPicture(800, 600));
     const thumbnail = (await client().get(`record/${id}/thumbnail`)) as { width: number; height: number; uri: string };

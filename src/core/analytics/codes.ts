@@ -21,6 +21,8 @@ export const AnalyticsCodes = {
   SingularMeasure: 'DA2005',
   /** Both `measure` and `measures`. */
   MeasureAndMeasures: 'DA2006',
+  /** Arrays and objects nested deeper than any query needs (the parser would run out of stack). */
+  NestedTooDeep: 'DA2007',
 
   /** A member name that is not `Domain.member`. */
   MalformedMember: 'DA3001',

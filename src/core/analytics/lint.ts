@@ -45,7 +45,31 @@ function nodeFor(root: Node, path: JsonPath, onKey: boolean): Node {
 }
 
 /** Diagnostics of one `.dam-analytics.json` text (one analytics query object), with offsets into the text. */
+/** Deepest nesting a query may have: a query object is a few levels deep; the JSON parser recurses per level. */
+export const MAX_ANALYTICS_DEPTH = 64;
+
+/** Where the nesting of arrays and objects first goes past `max` (outside strings), or -1; a linear scan, no recursion. */
+function tooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth = Math.max(0, depth - 1);
+  }
+  return -1;
+}
+
 export function lintAnalyticsText(text: string): Diagnostic[] {
+  const deep = tooDeepAt(text, MAX_ANALYTICS_DEPTH);
+  if (deep >= 0) {
+    return [make(C.NestedTooDeep, 'error', `Arrays and objects are nested more than ${MAX_ANALYTICS_DEPTH} levels deep here; an analytics query needs a few.`, deep, deep + 1)];
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: false, allowEmptyContent: true });
   const out: Diagnostic[] = [];

@@ -10,7 +10,7 @@ import { normaliseGuid, type RenderContext } from '../hal';
 import type { Queryable } from '../storage/store';
 import { consumeUpload } from './uploads';
 import { generateSeedFile, type SeedFileGenerator } from './generatedFiles';
-import { DECODABLE, MAX_DECODE_BYTES, probeImage, renderImage, tooLargeMessage } from '../images';
+import { DECODABLE, ImageWorkError, MAX_DECODE_BYTES, probeImage, renderImage, tooLargeMessage } from '../images';
 
 export interface FileRow {
   id: string;
@@ -319,12 +319,21 @@ export async function imageBlob(ctx: EmulatorContext, image: ImageRow): Promise<
   let pending = rendering.get(key);
   if (!pending) {
     pending = (async () => {
-      const rendered = await renderImage(
-        ctx.blobs,
-        version.blob!,
-        { extension: version.extension, box: IMAGE_SIZES[image.kind], format: image.kind === 'preview' ? 'jpg' : 'png', quality: image.kind === 'preview' ? 82 : undefined },
-        `the ${image.kind} of '${version.filename}'`,
-      );
+      let rendered;
+      try {
+        rendered = await renderImage(
+          ctx.blobs,
+          version.blob!,
+          { extension: version.extension, box: IMAGE_SIZES[image.kind], format: image.kind === 'preview' ? 'jpg' : 'png', quality: image.kind === 'preview' ? 82 : undefined },
+          `the ${image.kind} of '${version.filename}'`,
+        );
+      } catch (err) {
+        if (!(err instanceof ImageWorkError)) throw err;
+        // A header that reads as an image over pixels that do not (a truncated or inconsistent file): the version has
+        // no image from now on (HasImage=false, as its record then says), instead of a decode on every request.
+        await ctx.store.query('UPDATE file_versions SET width = NULL, height = NULL WHERE id = $1', [version.id]);
+        throw errors.noDataMatches(`${err.message.slice(0, 300)} (HasImage=false).`);
+      }
       const written = await ctx.blobs.put(rendered.bytes);
       await ctx.store.query(`UPDATE file_versions SET ${column} = $2 WHERE id = $1`, [version.id, written.key]);
       return { key: written.key, mime, ...size };

@@ -2,7 +2,12 @@
 // sharp/libvips when its prebuilt binary loads, else with pure-JS jimp), remove its background, draw the demo
 // tenant's pictures. Runs only inside the worker (imageWorker.ts); the emulator's event loop never decodes a pixel.
 import { open } from 'node:fs/promises';
-import { imageSize } from 'image-size';
+import { disableTypes, imageSize, types } from 'image-size';
+
+// The header reader knows twenty formats by their content; only those the emulator decodes (and WebP, whose header is
+// bounded) may be recognised, so a
+// file named .png that is really HEIF or SVG is not an image here (HEIF's box scan and SVG's rendering are unbounded).
+disableTypes(types.filter((t) => !['bmp', 'gif', 'jpg', 'png', 'tiff', 'webp'].includes(t)));
 import { removeBackground } from '../domain/removeBackground';
 import { drawPicture } from './picture';
 import { MAX_IMAGE_PIXELS, MAX_DECODE_BYTES, type FilePiece, type PictureSpec, type ImageFormat, type ProbeResult, type RenderRequest, type RenderResult, tooLargeMessage } from './protocol';

@@ -12,6 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import type { ImageTask, ReplyMessage, TaskMessage } from './protocol';
 
 /** A task the worker could not finish: the message says why in words (it goes into a job's errors). */
@@ -121,6 +122,7 @@ export class ImagePool {
     // Keep the emulator's process alive while work is under way; an idle worker must not.
     worker.child.ref();
     worker.child.channel?.ref();
+    (worker.child.stderr as Socket | null)?.ref();
     const started = Date.now();
     const limit = this.options.memoryMb * 1024 * 1024;
     worker.watch = setInterval(() => {
@@ -165,6 +167,8 @@ export class ImagePool {
   private rest(worker: Worker): void {
     worker.child.unref();
     worker.child.channel?.unref();
+    // The stderr pipe is a socket of its own: left referenced, it held a stopping emulator for the idle timeout (30 s).
+    (worker.child.stderr as Socket | null)?.unref();
     clearTimeout(worker.idle);
     worker.idle = setTimeout(() => this.stop(worker, 'idle'), this.options.idleMs);
     worker.idle.unref();

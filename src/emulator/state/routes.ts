@@ -50,10 +50,18 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const state = ctx.state;
   const base = '/_emulator';
 
-  // Serving loopback only, nothing else can reach the port; the check stands for when a proxy forwards to it.
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (request.routeOptions.config?.headers !== 'devtools' || !ctx.config.loopbackOnly) return;
-    if (!LOOPBACK.test(request.socket.remoteAddress ?? '')) throw errors.devtoolsLoopbackOnly();
+    if (request.routeOptions.config?.headers !== 'devtools') return;
+    // The devtools take no token, so a web page of another origin must not drive them through the user's browser (a
+    // form POSTed to /_emulator/reset is a simple request, sent without a preflight). The CLI and the extension
+    // send no Origin; a browser names the page's origin and, on a cross-site request, says so in Sec-Fetch-Site.
+    const origin = request.headers.origin;
+    const site = request.headers['sec-fetch-site'];
+    if ((typeof origin === 'string' && origin !== `http://${request.headers.host}`) || site === 'cross-site' || site === 'same-site') {
+      throw errors.devtoolsFromPage(typeof origin === 'string' ? origin.slice(0, 200) : String(site));
+    }
+    // Serving loopback only, nothing else can reach the port; the check stands for when a proxy forwards to it.
+    if (ctx.config.loopbackOnly && !LOOPBACK.test(request.socket.remoteAddress ?? '')) throw errors.devtoolsLoopbackOnly();
   });
 
   const name = (request: FastifyRequest) => (request.params as { name: string }).name;

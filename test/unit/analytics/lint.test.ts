@@ -22,6 +22,7 @@ const cases: [string, string, AnalyticsCode, 'lexical' | 'syntax' | 'semantic'][
   ['comment', '{ "measures": ["Views.count"] } ‹// views›', C.JsonComment, 'lexical'],
   ['unterminated string', '{ "measures": [‹"Views.count]}›', C.UnterminatedJsonString, 'lexical'],
   ['not an object', '‹[1, 2]›', C.NotAnObject, 'syntax'],
+  ['nested past 64 levels', `{ "measures": ["Views.count"], "x": ${'['.repeat(63)}‹[›${']'.repeat(64)} }`, C.NestedTooDeep, 'syntax'],
 ];
 
 describe('lintAnalyticsText', () => {

@@ -39,6 +39,13 @@ describe('image header probe', () => {
     assert.equal(probeHeader(webpHeader(side, side)).kind, 'image');
   });
 
+  it('answers notImage for formats it does not decode, whatever the file is named: SVG, HEIF, ICO', () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="9900" height="9900"></svg>');
+    const heif = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(4), Buffer.from('mif1heic')]);
+    const ico = Buffer.from([0, 0, 1, 0, 1, 0, 32, 32, 0, 0, 1, 0, 32, 0, 0, 0, 0, 0, 22, 0, 0, 0]);
+    for (const bytes of [svg, heif, ico]) assert.deepEqual(probeHeader(bytes), { kind: 'notImage' });
+  });
+
   it('answers notImage for text, PDF and truncated headers', () => {
     for (const bytes of [Buffer.from('hello'), Buffer.from('%PDF-1.4\n'), Buffer.alloc(0), Buffer.from([0x89, 0x50, 0x4e, 0x47])]) {
       assert.deepEqual(probeHeader(bytes), { kind: 'notImage' });

@@ -121,6 +121,23 @@ describe('dam lint', () => {
     }
   });
 
+  it('reports an analytics file nested 3,000 deep (once a stack overflow that ended the whole run) and still lints the next file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dam-lint-deep-'));
+    try {
+      const deep = join(dir, 'deep.dam-analytics.json');
+      writeFileSync(deep, `${'['.repeat(3000)}${']'.repeat(3000)}\n`);
+      const good = join(dir, 'good.dam-analytics.json');
+      writeFileSync(good, '{ "measures": ["Views.count"], "limit": 20000 }\n');
+      const r = await dam('lint', deep, good);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stderr, '');
+      assert.match(r.stdout, new RegExp(`^${deep.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:65: error DA2007 Arrays and objects are nested more than 64 levels deep`, 'm'));
+      assert.match(r.stdout, /good\.dam-analytics\.json:1:\d+: error DA3\d{3} /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to run without files, and reports unreadable ones', async () => {
     assert.equal((await dam('lint')).code, 2);
     const r = await dam('lint', join(FIXTURES, 'missing.dam-query'));
