@@ -3,14 +3,14 @@
 // tenant's pictures. Runs only inside the worker (imageWorker.ts); the emulator's event loop never decodes a pixel.
 import { open } from 'node:fs/promises';
 import { disableTypes, imageSize, types } from 'image-size';
-
-// The header reader knows twenty formats by their content; only those the emulator decodes (and WebP, whose header is
-// bounded) may be recognised, so a
-// file named .png that is really HEIF or SVG is not an image here (HEIF's box scan and SVG's rendering are unbounded).
-disableTypes(types.filter((t) => !['bmp', 'gif', 'jpg', 'png', 'tiff', 'webp'].includes(t)));
 import { removeBackground } from '../domain/removeBackground';
 import { drawPicture } from './picture';
 import { MAX_IMAGE_PIXELS, MAX_DECODE_BYTES, type FilePiece, type PictureSpec, type ImageFormat, type ProbeResult, type RenderRequest, type RenderResult, tooLargeMessage } from './protocol';
+
+// The header reader knows twenty formats by their content. Only those the emulator decodes, and WebP (a bounded
+// header), may be recognised: a file named .png that is HEIF or SVG inside is not an image here, since HEIF's box
+// scan and SVG's rendering have no bound.
+disableTypes(types.filter((t) => !['bmp', 'gif', 'jpg', 'png', 'tiff', 'webp'].includes(t)));
 
 type Sharp = typeof import('sharp');
 
