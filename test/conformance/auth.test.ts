@@ -53,6 +53,19 @@ describeEachBackend('auth', { seed: 'empty', tokenTtl: 3 }, (env) => {
     assert.equal(body.scope, 'api');
   });
 
+  it('client credentials as JSON are refused as IdentityServer refuses them: 400 invalid_request (a multipart body: 415)', async () => {
+    const fields = { grant_type: 'client_credentials', scope: 'api', client_id: EMULATOR_CLIENT.clientId, client_secret: EMULATOR_CLIENT.clientSecret };
+    const json = await fetch(`${env().url}/login/connect/token`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT }, body: JSON.stringify(fields) });
+    assert.equal(json.status, 400);
+    const answer = (await json.json()) as { error: string; error_description: string };
+    assert.equal(answer.error, 'invalid_request');
+    assert.match(answer.error_description, /reads application\/x-www-form-urlencoded, not application\/json/);
+    const multipart = new FormData();
+    for (const [k, v] of Object.entries(fields)) multipart.append(k, v);
+    const refused = await fetch(`${env().url}/login/connect/token`, { method: 'POST', headers: { 'user-agent': USER_AGENT }, body: multipart });
+    assert.equal(refused.status, 415);
+  });
+
   it('client credentials through the client reads a protected resource', async () => {
     const page = await env().client().users.list();
     assert.ok(page.items.length >= 3);

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
-import { route } from '../routeTable';
+import { bodyKindOf, route } from '../routeTable';
 import { ErrorBodySchema, TokenSchema } from '../schemas';
 
 const OAuthErrorSchema = ErrorBodySchema.extend({ error: z.string(), error_description: z.string() });
@@ -95,6 +95,13 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       401: { description: 'OAuth error: unknown client or wrong secret', schema: OAuthErrorSchema },
     },
     handler: async ({ request, reply }) => {
+    // IdentityServer reads only a form body here and answers anything else invalid_request: code that got its token
+    // from the emulator with JSON would not get one from a tenant.
+    const kind = bodyKindOf(request.headers['content-type']);
+    if (kind !== undefined && kind !== 'form') {
+      const type = String(request.headers['content-type']).split(';')[0].trim().slice(0, 60);
+      return sendOAuthError(reply, new OAuthError(400, 'invalid_request', `The token endpoint reads application/x-www-form-urlencoded, not ${type}: send grant_type=…&client_id=…&client_secret=… as a form.`));
+    }
     const parsed = TokenRequest.safeParse(request.body ?? {});
     if (!parsed.success) return sendOAuthError(reply, new OAuthError(400, 'invalid_request', parsed.error.issues[0]?.message ?? 'Invalid token request.'));
     const body = { ...parsed.data };
