@@ -9,13 +9,7 @@ const ADDED = 'Added after saving';
 
 /** Runs a palette command that opens a quick input of its own, and waits for that input (titled `inputTitle`). */
 async function runToInput(page, command, inputTitle) {
-  await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${command}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  await runCommand(page, command, { opensInput: true });
   await page.locator('.quick-input-widget .quick-input-title', { hasText: inputTitle }).waitFor({ state: 'visible', timeout: 60_000 });
 }
 

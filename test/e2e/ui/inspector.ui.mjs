@@ -2,43 +2,21 @@
 // integration gets wrong (no API-Version). The request shows up in the Emulator Requests view, red, with its
 // finding under it (screenshot); its details say what to send instead; Copy as curl from the row's context
 // menu gives a command that, run in a shell, gets the same 400 and the same finding.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { openViewContainer } from './workbench.mjs';
+import { spawnSync } from 'node:child_process';
+import { startEmulatorProcess } from '../harness.mjs';
+import { openViewContainer, runCommand } from './workbench.mjs';
 
 export const title = 'Emulator Requests view: a failing request shows its finding, and Copy as curl reproduces it';
 
-/** `node dist/emulator.js` on a free port with an empty tenant, as a user runs it; resolves with its origin. */
-function startEmulator(data) {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'emulator.js'), '--port', '0', '--data', data, '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code} before it was ready`)));
-  });
-}
-
 export default async function run({ page, context, url: workbenchUrl, screenshot }) {
-  const data = mkdtempSync(join(tmpdir(), 'dam-inspector-ui-'));
-  const emulator = await startEmulator(data);
+  // The user's own emulator (dist/emulator.js, an empty tenant), beside the workbench's.
+  const emulator = await startEmulatorProcess();
   try {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: workbenchUrl });
     await openViewContainer(page, 'DAM');
     // The palette's input turns into the command's own input box, so wait for its prompt rather than for it to close.
-    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 }, force: true });
-    await page.keyboard.press('F1');
+    await runCommand(page, 'DAM: Inspect Emulator at', { opensInput: true });
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('>DAM: Inspect Emulator at');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'DAM: Inspect Emulator at' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget', { hasText: 'leave empty to follow the emulator started in VS Code' }).waitFor({ state: 'visible' });
     await input.fill(emulator.url);
     await page.keyboard.press('Enter');
@@ -99,8 +77,6 @@ export default async function run({ page, context, url: workbenchUrl, screenshot
     if (!/^HTTP\/1\.1 400 /.test(statusLine)) throw new Error(`the copied command got '${statusLine}', not 400:\n${shell.stdout}\n${shell.stderr}`);
     if (!/dam-emulator-findings: DE1003;severity=refuse/i.test(shell.stdout)) throw new Error(`the copied command's answer lacks the finding:\n${shell.stdout}`);
   } finally {
-    emulator.child.kill('SIGTERM');
-    await new Promise((r) => (emulator.child.exitCode !== null ? r() : emulator.child.once('exit', r)));
-    rmSync(data, { recursive: true, force: true });
+    await emulator.stop();
   }
 }
