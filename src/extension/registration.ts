@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { CommandId } from './commandIds';
 import type { DamLog } from './log';
+import { inWords } from './errorWords';
 
 export function registerCommand(
   subscriptions: vscode.Disposable[],
@@ -17,7 +18,8 @@ export function registerCommand(
         if (err instanceof vscode.CancellationError) return undefined;
         const message = err instanceof Error ? err.message : String(err);
         log.error(`${id}: ${message}`);
-        void vscode.window.showErrorMessage(log.scrub(message), 'Show Log').then((choice) => {
+        // The notification says what went wrong in words; the log keeps the HTTP exchange.
+        void vscode.window.showErrorMessage(log.scrub(inWords(err)), 'Show Log').then((choice) => {
           if (choice) log.show();
         });
         return undefined;

@@ -190,14 +190,20 @@ function renderHeader(): void {
   expression.textContent = run ? `${run.target === 'classifications' ? '@target classifications\n' : ''}${run.expression}${run.sort ? `\n@sort ${run.sort}` : ''}` : '';
   const shown = state.rows.length.toLocaleString();
   const total = state.totalCount === null ? '?' : state.totalCount.toLocaleString();
-  stats.textContent = run
-    ? `${total} results · ${shown} loaded · first page ${Math.round(state.pageMs)} ms · ${Math.round(state.totalMs)} ms in all · ${run.connection}${state.loading ? ' · loading…' : ''}`
-    : '';
+  // A run the service refused before its first page has no figures to show: say that it failed, and where.
+  const failedEarly = state.error !== undefined && state.totalCount === null && state.rows.length === 0;
+  stats.textContent = !run
+    ? ''
+    : failedEarly
+      ? `The query was not run · ${run.connection}`
+      : `${total} results · ${shown} loaded · first page ${Math.round(state.pageMs)} ms · ${Math.round(state.totalMs)} ms in all · ${run.connection}${state.loading ? ' · loading…' : ''}`;
   message.textContent = state.error ?? state.notice ?? (run && !state.loading && state.rows.length === 0 ? 'No results.' : '');
   message.className = state.error ? 'message error' : 'message';
   // Data rows are numbered after the header row.
   table.setAttribute('aria-rowcount', String((state.totalCount ?? state.rows.length) + 1));
-  for (const b of [csv, json, rerun]) b.disabled = !run;
+  // Nothing to export from a run without rows; Run Again stays, to try once the query is fixed.
+  for (const b of [csv, json]) b.disabled = !run || state.rows.length === 0;
+  rerun.disabled = !run;
 }
 
 function cell(row: number, col: number, text: string, tip = text): HTMLDivElement {

@@ -11,6 +11,7 @@ import { LabelResolver, recordsByIdQuery } from './labels';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel, type PanelToHost } from './messages';
 import { editsToQuery, parseQueryText } from './queryText';
 import { exportRows, ResultPager, TABLE_PAGE_SIZE } from './resultPages';
+import { inWords } from '../errorWords';
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
@@ -134,9 +135,8 @@ export class AnalyticsPanel implements vscode.Disposable {
       }
     } catch (err) {
       if (err instanceof vscode.CancellationError) return;
-      const text = this.deps.log.scrub(err instanceof Error ? err.message : String(err));
-      this.deps.log.error(`Analytics panel: ${text}`);
-      void vscode.window.showErrorMessage(`DAM analytics: ${text}`);
+      this.deps.log.error(`Analytics panel: ${this.deps.log.scrub(err instanceof Error ? err.message : String(err))}`);
+      void vscode.window.showErrorMessage(`DAM analytics: ${this.deps.log.scrub(inWords(err))}`);
     }
   }
 
@@ -201,7 +201,8 @@ export class AnalyticsPanel implements vscode.Disposable {
   }
 
   private failRun(run: RunState, err: unknown): void {
-    run.error = this.deps.log.scrub(err instanceof Error ? err.message : String(err));
+    this.deps.log.error(`Analytics run: ${this.deps.log.scrub(err instanceof Error ? err.message : String(err))}`);
+    run.error = this.deps.log.scrub(inWords(err));
     run.hasMore = false;
     this.post({ type: 'runFailed', runId: run.id, message: run.error });
     this.runChanged.fire(run);

@@ -4,6 +4,7 @@ import { explorerNodeArg, explorerNodesArg, stringArg } from '../commandArgs';
 import { Commands, VIEW_EXPLORER } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
+import { inWords } from '../errorWords';
 import { registerCommand } from '../registration';
 import { DamFileSystem, DAM_SCHEME, recordUri, renditionUri, thumbnailUri, versionUri } from './damFs';
 import { CheckDecorations } from './decorations';
@@ -24,7 +25,7 @@ export class Explorer implements vscode.Disposable {
 
   constructor(
     private readonly connections: ConnectionManager,
-    log: DamLog,
+    private readonly log: DamLog,
   ) {
     const d = this.disposables;
     this.decorations = new CheckDecorations(connections);
@@ -117,17 +118,29 @@ export class Explorer implements vscode.Disposable {
   }
 
   private async find(query?: string): Promise<ExplorerNode | undefined> {
-    const text =
-      query ??
-      (await vscode.window.showInputBox({
-        title: 'Find in DAM',
-        prompt: 'Words to search for, or a search expression such as Title = "Sunset*" AND ContentType = Image',
-        ignoreFocusOut: true,
-      }));
-    if (!text?.trim()) return undefined;
-    const results = await vscode.window.withProgress({ location: { viewId: VIEW_EXPLORER }, title: 'Searching' }, () => this.provider.find(text.trim()));
-    if (results) await this.view.reveal(results, { expand: true, focus: true, select: true });
-    return results;
+    // A search the service refuses (a 400 with its reason) asks again, the text kept and the reason under it.
+    let refused: { text: string; why: string } | undefined;
+    for (;;) {
+      const text =
+        query ??
+        (await vscode.window.showInputBox({
+          title: 'Find in DAM',
+          prompt: 'Words to search for, or a search expression such as Title = "Sunset*" AND ContentType = Image',
+          ignoreFocusOut: true,
+          value: refused?.text,
+          validateInput: (value) => (refused && value === refused.text ? { message: refused.why, severity: vscode.InputBoxValidationSeverity.Error } : undefined),
+        }));
+      if (!text?.trim()) return undefined;
+      try {
+        const results = await vscode.window.withProgress({ location: { viewId: VIEW_EXPLORER }, title: 'Searching' }, () => this.provider.find(text.trim()));
+        if (results) await this.view.reveal(results, { expand: true, focus: true, select: true });
+        return results;
+      } catch (err) {
+        if (query !== undefined || (err as { status?: unknown }).status !== 400) throw err;
+        this.log.warn(`Find in DAM: ${this.log.scrub(err instanceof Error ? err.message : String(err))}`);
+        refused = { text, why: `The search was refused: ${this.log.scrub(inWords(err))} Correct it, or press Escape.` };
+      }
+    }
   }
 
   private async copyIds(node?: ExplorerNode, selected?: ExplorerNode[]): Promise<string | undefined> {

@@ -13,6 +13,7 @@ import { Pager, type ResultItem } from './pager';
 import type { QueryRequest } from './request';
 import type { FromWebview, ResultRow, RunSummary, ToWebview } from './resultsMessages';
 import { rowOf } from './rows';
+import { inWords } from '../errorWords';
 
 const PAGE_SIZE = 50;
 const MAX_IMAGE_BYTES = 512 * 1024;
@@ -204,8 +205,8 @@ export class ResultsPanel implements vscode.Disposable {
         }
       } catch (err) {
         if (run.abort.signal.aborted) return;
-        run.error = this.deps.log.scrub(err instanceof Error ? err.message : String(err));
-        this.deps.log.error(`Query ${run.request.name}: ${run.error}`);
+        run.error = this.deps.log.scrub(inWords(err));
+        this.deps.log.error(`Query ${run.request.name}: ${this.deps.log.scrub(err instanceof Error ? err.message : String(err))}`);
         if (this.run === run) this.post({ type: 'error', runId: run.summary.runId, message: run.error });
       } finally {
         run.loading = undefined;
@@ -287,9 +288,8 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   private showError(err: unknown): void {
-    const message = this.deps.log.scrub(err instanceof Error ? err.message : String(err));
-    this.deps.log.error(`Query results: ${message}`);
-    void vscode.window.showErrorMessage(message);
+    this.deps.log.error(`Query results: ${this.deps.log.scrub(err instanceof Error ? err.message : String(err))}`);
+    void vscode.window.showErrorMessage(this.deps.log.scrub(inWords(err)));
   }
 
   notifyExported(message: string): void {
