@@ -405,7 +405,9 @@ function columnLabel(column: string): string {
   const [domain = '', member = column, bucket] = column.split('.');
   const queried = state.query ? domainOf(state.query) : state.pickedDomain;
   if (member === 'count' && !bucket) return `${domain} count`;
-  const name = `${humanName(member)}${bucket ? ` (${bucket})` : ''}`;
+  // A record or user id column shows names (the id is in each cell's tooltip), unless the rows carry titles already.
+  const shown = member === 'recordId' && !carriesTitles() ? 'Record' : member === 'userId' ? 'User' : humanName(member);
+  const name = `${shown}${bucket ? ` (${bucket})` : ''}`;
   return queried && domain !== queried ? `${domain} › ${name}` : name;
 }
 
@@ -440,11 +442,19 @@ function timeText(column: string, value: string): string | undefined {
   }
 }
 
-function cellText(column: string, value: string | null): { text: string; title?: string } {
+/**
+ * Whether the rows have a title column of their own (`RecordMetadata.title`): a record id column then shows the ids,
+ * since showing titles there would repeat the title column beside it.
+ */
+function carriesTitles(): boolean {
+  return state.rows.length > 0 && Object.keys(state.rows[0]).some((k) => /\.title$/i.test(k));
+}
+
+function cellText(column: string, value: string | null, titled = carriesTitles()): { text: string; title?: string } {
   if (value === null) return { text: '' };
   const time = timeText(column, value);
   if (time !== undefined) return { text: time, title: value };
-  if (/\.recordId$/.test(column)) {
+  if (/\.recordId$/.test(column) && !titled) {
     const label = state.recordLabels.get(value);
     return label && label !== value ? { text: label, title: value } : { text: value };
   }
@@ -471,6 +481,7 @@ let tableScroller: HTMLElement | undefined;
 function renderVisibleRows(): void {
   if (!tableBody || !tableScroller) return;
   const cols = columns();
+  const titled = carriesTitles();
   const top = tableScroller.scrollTop;
   const height = tableScroller.clientHeight || 400;
   const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - 10);
@@ -479,7 +490,7 @@ function renderVisibleRows(): void {
   tableBody.replaceChildren(
     ...state.rows.slice(first, last).map((row, i) => {
       const el = h('div', { class: 'tr', role: 'row', 'aria-rowindex': first + i + 2 }, ...cols.map((c) => {
-        const { text, title } = cellText(c, row[c] ?? null);
+        const { text, title } = cellText(c, row[c] ?? null, titled);
         return h('div', { class: 'td', role: 'cell', title: title ?? text }, text);
       }));
       el.style.top = `${(first + i) * ROW_HEIGHT}px`;

@@ -169,11 +169,15 @@ function build(init: Init): void {
       derivedSlot,
       field('beginDate', 'Begin', [input('beginDate', 'datetime-local', { step: '1' }), computedSlots.beginDate]),
       field('endDate', 'End', [input('endDate', 'datetime-local', { step: '1' }), computedSlots.endDate]),
-      field('duration', 'Duration (days, hours, minutes)', [...durations, computedSlots.duration]),
+      // Each box with its unit beside it, visible (the aria-labels say the same to a screen reader).
+      field('duration', 'Duration', [
+        ...durations.flatMap((d, i) => [d, el('span', { className: 'unit', ariaHidden: 'true' }, ['days', 'hours', 'minutes'][i]!)]),
+        computedSlots.duration,
+      ]),
     ),
     el('fieldset', {},
       el('legend', {}, 'Closing'),
-      field('autoClose', 'Closes itself when done (autoClose)', input('autoClose', 'checkbox')),
+      field('autoClose', 'Closes by itself when its work is done', input('autoClose', 'checkbox')),
       field('workGroupAction', 'Workgroup action', workGroup),
       field('autoAccept', 'Accept automatically', input('autoAccept', 'checkbox')),
       el('div', { className: 'field' }, el('label', { htmlFor: 'canDelegate' }, 'Assignees may delegate'), el('div', { className: 'controls' }, input('canDelegate', 'checkbox'))),

@@ -21,7 +21,8 @@ interface ErrorShape {
   url?: unknown;
 }
 
-const FLOW_NAMES: Record<Profile['flow'], string> = {
+/** Each sign-in flow as people name it. */
+export const FLOW_NAMES: Record<Profile['flow'], string> = {
   clientCredentials: 'client credentials',
   password: 'the password flow',
   authorizationCode: 'the authorization code flow',

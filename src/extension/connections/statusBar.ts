@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
 import type { ConnectionState } from './connectionManager';
+import { FLOW_NAMES } from './failure';
 
 export class ConnectionStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -23,6 +24,14 @@ export class ConnectionStatusBar implements vscode.Disposable {
   }
 
   update(state: ConnectionState): void {
+    this.show(state);
+    // A screen reader reads a sentence, not the icon's name and the tooltip's Markdown.
+    const text = this.item.text.replace(/\$\([^)]*\)\s*/g, '');
+    const plain = typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? '').replace(/[*`\\]/g, '');
+    this.item.accessibilityInformation = { label: `${text}. ${plain.replace(/\s*\n+\s*/g, ' ')}`, role: 'button' };
+  }
+
+  private show(state: ConnectionState): void {
     this.state = state;
     const item = this.item;
     item.backgroundColor = undefined;
@@ -44,7 +53,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
         const icon = state.profile.kind === 'emulator' ? '$(server-process)' : '$(cloud)';
         item.text = `${icon} DAM: ${state.profile.name}`;
         const tip = new vscode.MarkdownString(undefined, true);
-        tip.appendMarkdown(`**${escapeMd(state.profile.name)}** (${state.profile.flow})\n\n`);
+        tip.appendMarkdown(`**${escapeMd(state.profile.name)}**, signed in with ${FLOW_NAMES[state.profile.flow]}\n\n`);
         tip.appendMarkdown(`Content API: \`${state.profile.endpoints.core}\`\n\n`);
         tip.appendMarkdown('Click to switch connection.');
         item.tooltip = tip;

@@ -179,6 +179,21 @@ const FIELD_OF: Record<string, FormField> = {
   body: 'form',
 };
 
+/**
+ * A rule's message as the form says it: the service's own wording, except where that wording names the API rather
+ * than what the person should do (the service's message stays in the rules and the emulator's answers).
+ */
+function inFormWords(v: TaskViolation): string {
+  switch (v.code) {
+    case 'noAssignees':
+      return 'Choose at least one person or group to assign the task to (or, for task roles, a known user and role).';
+    case 'projectRequired':
+      return 'Choose the project the task belongs to.';
+    default:
+      return v.message;
+  }
+}
+
 function fieldOf(v: TaskViolation): FormField {
   return FIELD_OF[v.field.toLowerCase()] ?? 'form';
 }
@@ -267,12 +282,16 @@ export function checkTaskForm(
 
   const body = formBody(form);
   const read = readSimpleTaskRequest(body);
-  for (const v of read.violations) add(fieldOf(v), v.message);
+  for (const v of read.violations) add(fieldOf(v), inFormWords(v));
 
   // Spec rule 2: at least two of begin, end and duration are sent; the form asks for them before the service would default.
   const hasDuration = [form.durationDays, form.durationHours, form.durationMinutes].some((t) => t.trim() !== '');
   const given = [form.beginDate.trim() !== '', form.endDate.trim() !== '', hasDuration].filter(Boolean).length;
-  if (given < 2) add(given === 0 ? 'beginDate' : !form.beginDate.trim() ? 'beginDate' : 'endDate', 'Enter two of begin, end and duration; the third is computed');
+  if (given < 2) {
+    // As soon as possible, the begin is the project's start whatever is typed (the form says so): ask for what counts.
+    if (form.startType.trim() === String(StartType.ASAP)) add(hasDuration ? 'endDate' : 'duration', 'Enter two of begin, end and duration; as soon as possible, the task begins at the project’s start');
+    else add(given === 0 ? 'beginDate' : !form.beginDate.trim() ? 'beginDate' : 'endDate', 'Enter two of begin, end and duration; the third is computed');
+  }
 
   if (form.projectId.trim() && !project && !errors.projectId) add('projectId', TaskMessages.unknownProject);
 
@@ -289,7 +308,7 @@ export function checkTaskForm(
       isRole: () => true,
       isCaller: () => false,
     });
-    for (const v of settled.violations) add(fieldOf(v), v.message);
+    for (const v of settled.violations) add(fieldOf(v), inFormWords(v));
   }
   // Whether the service will set the dates itself depends on the status, the start type and the dates, not on
   // the people: read with a stand-in assignee, the note shows before anyone is chosen.

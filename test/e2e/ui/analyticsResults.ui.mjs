@@ -34,4 +34,15 @@ export default async function run({ page, screenshot }) {
   if (colors.length < 12) throw new Error(`expected twelve slices, drew ${colors.length}`);
   if (new Set(colors).size !== colors.length) throw new Error(`the pie repeats colours: ${JSON.stringify(colors)}`);
   await screenshot('analytics-pie');
+
+  // Records with their titles: the record column shows the ids (the titles are the next column), not the titles twice.
+  await runCommand(page, 'DAM: New Analytics Query', { opensInput: true });
+  await pick(page, 'Most viewed records this quarter');
+  const viewed = activeWebview(page);
+  await viewed.locator('#run').click();
+  await viewed.locator('#run-status', { hasText: 'rows fetched' }).waitFor({ state: 'visible', timeout: 60_000 });
+  const viewedHeaders = (await viewed.locator('[role="columnheader"]').allInnerTexts()).map((h) => h.trim());
+  if (viewedHeaders[0] !== 'Record ID') throw new Error(`the first column of 'Most viewed' is not the record id: ${JSON.stringify(viewedHeaders)}`);
+  const firstRow = await viewed.locator('.tbody .tr').first().evaluate((r) => [...r.children].map((c) => c.textContent ?? ''));
+  if (!/^[0-9a-f]{32}$/.test(firstRow[0]) || firstRow[1] === firstRow[0]) throw new Error(`the record column repeats the title instead of the id: ${JSON.stringify(firstRow)}`);
 }

@@ -36,12 +36,20 @@ export default async function run({ page, screenshot }) {
   const numbered = options.filter((o) => /\(\d+\)|^\d+$/.test(o.trim()));
   if (numbered.length) throw new Error(`choices shown by number: ${JSON.stringify(numbered)}`);
 
-  // Validate on blur: leaving the begin empty (no two of begin, end and duration) shows its error then, not before.
+  // Validate on blur: leaving the duration empty (no two of begin, end and duration) shows its error then, not before.
+  // The form starts as soon as possible, where the begin is the project's start: the error is the duration's, not
+  // the begin's (a red begin beside 'the begin entered here is not used' told a new user two things at once).
   // (Tab would move between the date's own parts: leave the field as a click elsewhere does.)
+  await form.locator('#durationDays').focus();
+  await form.locator('#durationDays').blur();
+  await form.locator('#err-duration').filter({ hasText: 'Enter two of begin, end and duration' }).waitFor({ state: 'visible', timeout: 15_000 });
+  if ((await form.locator('#durationDays').getAttribute('aria-invalid')) !== 'true') throw new Error('the duration is not marked invalid');
   await form.locator('#beginDate').focus();
   await form.locator('#beginDate').blur();
-  await form.locator('#err-beginDate').filter({ hasText: 'Enter two of begin, end and duration' }).waitFor({ state: 'visible', timeout: 15_000 });
-  if ((await form.locator('#beginDate').getAttribute('aria-invalid')) !== 'true') throw new Error('the begin field is not marked invalid');
+  if ((await form.locator('#err-beginDate').innerText()).trim() !== '') throw new Error(`the begin shows an error though it is not used: ${await form.locator('#err-beginDate').innerText()}`);
+  // Each duration box shows its unit.
+  const units = (await form.locator('.unit').allInnerTexts()).map((u) => u.trim());
+  if (JSON.stringify(units) !== JSON.stringify(['days', 'hours', 'minutes'])) throw new Error(`the duration boxes do not show their units: ${JSON.stringify(units)}`);
 
   // A task that starts as soon as possible: the form says the begin will be the project's start.
   await form.locator('#name').fill('Press kit check');

@@ -68,21 +68,26 @@ describe('task form', () => {
 
   it('shows the computed value while other fields still have errors', () => {
     const check = checkTaskForm(form({ principals: [], endDate: '2026-11-25T13:00', durationDays: '' }), ctx);
-    assert.equal(check.errors.people, TaskMessages.noAssignees);
+    assert.match(check.errors.people ?? '', /Choose at least one person/);
     assert.deepEqual(check.computed, { field: 'duration', text: '2 d 4 h' });
     assert.equal(checkTaskForm(form({ beginDate: 'soon' }), ctx).computed, undefined);
   });
 
   it('asks for two of begin, end and duration, and warns when all three disagree', () => {
     assert.match(checkTaskForm(form({ durationDays: '' }), ctx).errors.endDate ?? '', /two of begin, end and duration/);
+    // As soon as possible the begin is not used: the error is not put on it, but on the duration (or the end).
+    const asap = checkTaskForm(form({ startType: '1', durationDays: '' }), ctx);
+    assert.equal(asap.errors.beginDate, undefined);
+    assert.match(asap.errors.duration ?? '', /as soon as possible, the task begins at the project’s start/);
     const three = checkTaskForm(form({ endDate: '2026-11-23T17:00', durationDays: '3' }), ctx);
     assert.deepEqual(three.errors, {});
     assert.match(three.warnings.duration ?? '', /do not match/);
   });
 
   it('needs people of one kind that the tenant knows', () => {
-    assert.equal(checkTaskForm(form({ principals: [] }), ctx).errors.people, TaskMessages.noAssignees);
-    assert.equal(checkTaskForm(form({ principals: ['999'] }), ctx).errors.people, TaskMessages.noAssignees);
+    // In words the person can act on, not the service's 'The Assignees or TaskRoles specified does not exist'.
+    assert.match(checkTaskForm(form({ principals: [] }), ctx).errors.people ?? '', /^Choose at least one person or group/);
+    assert.match(checkTaskForm(form({ principals: ['999'] }), ctx).errors.people ?? '', /^Choose at least one person or group/);
     const roles = checkTaskForm(form({ peopleKind: 'taskRoles', principals: ['10'], roleIds: '20' }), ctx);
     assert.deepEqual(roles.body?.taskRoles, [{ userId: 10 }, { roleID: 20 }]);
     assert.equal(roles.body?.assignees, undefined);
