@@ -252,6 +252,9 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   async resolveTreeItem(item: vscode.TreeItem, node: ExplorerNode, token: vscode.CancellationToken): Promise<vscode.TreeItem> {
     if (node.kind !== 'record' || item.tooltip) return item;
     const tip = recordTooltip(node.record);
+    // The badge's colour and text mean the checks of the newest master version: the hover says so in words.
+    const badge = this.decorations?.badgeOf('record', node.record.id);
+    if (badge) tip.appendMarkdown(`Checks of the newest master version: ${md(badge.label)}  \n`);
     const client = this.client;
     if (client && hasThumbnail(node.record)) {
       const abort = new AbortController();
@@ -568,6 +571,14 @@ function recordTooltip(r: RecordRow): vscode.MarkdownString {
     ['Created', r.createdOn],
     ['Id', r.id],
   ];
-  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${code(String(value))}  \n`);
+  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${label === 'Modified' || label === 'Created' ? readableTime(String(value)) : code(String(value))}  \n`);
   return tip;
+}
+
+/** `2025-10-11T18:15:56.824Z` as people read it, in their own time zone: `2025-10-11 20:15`. */
+function readableTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return code(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

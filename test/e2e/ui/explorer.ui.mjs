@@ -80,5 +80,8 @@ export default async function run({ page, screenshot }) {
   // The record's hover shows its thumbnail (fetched through the client and embedded as a data URI).
   await viewRows(page).nth(record).locator('.label-name').hover();
   await page.locator('.monaco-hover img[src^="data:image/"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  // Its dates as people read them, not '2025-10-11T18:15:56.824Z'.
+  const hover = await page.locator('.monaco-hover').first().innerText();
+  if (/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(hover) || !/Modified: \d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(hover)) throw new Error(`the hover shows raw timestamps: ${hover}`);
   await screenshot('explorer-record-hover');
 }
