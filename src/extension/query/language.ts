@@ -2,7 +2,7 @@
 // command) needs it. Loaded from dist/query.js, so activation does not pay for the language core or zod.
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { lintSection, sectionAt } from '../../core/search';
+import { lintSection, parseDocument, sectionAt } from '../../core/search';
 import { QUERY_LANGUAGE } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
@@ -79,8 +79,10 @@ export class QueryLanguage implements vscode.Disposable {
       const pos = doc.positionAt(first.range.start);
       throw new Error(`The query cannot be sent: ${first.message} (line ${pos.line + 1}, column ${pos.character + 1}, ${first.code})`);
     }
-    const line = doc.positionAt(section.range.start).line + 1;
-    return { request: requestOf(section, `${basename(doc.uri.path)}:${line}`), source: doc.uri.toString() };
+    // Named as the outline and the breadcrumbs name it (`Query 2`), with its file.
+    const index = parseDocument(text).sections.find((s) => s.range.start === section.range.start)?.index;
+    const fallback = index !== undefined && index >= 0 ? `Query ${index + 1} (${basename(doc.uri.path)})` : `${basename(doc.uri.path)}:${doc.positionAt(section.range.start).line + 1}`;
+    return { request: requestOf(section, fallback), source: doc.uri.toString() };
   }
 
   async run(uri?: vscode.Uri, offset?: number): Promise<RunOutcome> {

@@ -167,6 +167,12 @@ describe('DAM query editor', function () {
     const history = dam.query.load().history.list();
     assert.equal(history[0].request.name, 'Images newest first');
     assert.equal(history[0].totalCount, expected.totalCount);
+
+    // A query without @name is named as the outline names it, with its file (it was 'run.dam-query:8').
+    const twoText = `${text}###\nContentType = Document\n`;
+    const two = await open('unnamed.dam-query', twoText);
+    await vscode.commands.executeCommand<RunOutcome>('dam.query.run', two.document.uri, twoText.indexOf('Document'));
+    assert.equal(dam.query.load().history.list()[0].request.name, 'Query 2 (unnamed.dam-query)');
   });
 
   it('exports every result to CSV and JSON by streaming pages to a file', async () => {
