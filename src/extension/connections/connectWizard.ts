@@ -76,7 +76,11 @@ async function choose<T extends vscode.QuickPickItem>(items: T[], options: { tit
   const first = active && items.find(active);
   if (first) pick.activeItems = [first];
   const chosen = await new Promise<T | undefined>((resolve) => {
-    pick.onDidAccept(() => resolve(pick.selectedItems[0] ?? pick.activeItems[0]));
+    // Enter with a filter that matches nothing chooses nothing: the step stays open (it closed the whole wizard).
+    pick.onDidAccept(() => {
+      const item = pick.selectedItems[0] ?? pick.activeItems[0];
+      if (item) resolve(item);
+    });
     pick.onDidHide(() => resolve(undefined));
     pick.show();
   });
