@@ -71,7 +71,7 @@ export class AnalyticsEditors implements vscode.CustomTextEditorProvider, vscode
       ...readyQueries.map((r) => ({ label: r.label, detail: r.detail, fileName: r.fileName, query: r.query, id: r.id })),
       { label: 'Empty query', detail: 'Start from a blank query and build it in the panel.', fileName: 'analytics', query: {}, id: 'empty' },
     ];
-    const pick = id ? items.find((i) => (i as { id?: string }).id === id) : await vscode.window.showQuickPick(items, { title: 'DAM: new analytics query', placeHolder: 'Start from a ready-made query', matchOnDetail: true });
+    const pick = id ? items.find((i) => (i as { id?: string }).id === id) : await vscode.window.showQuickPick(items, { title: 'DAM: New Analytics Query', placeHolder: 'Start from a ready-made query', matchOnDetail: true });
     if (!pick) return undefined;
     const uri = this.untitledUri(pick.fileName);
     const document = await vscode.workspace.openTextDocument(uri);

@@ -112,7 +112,7 @@ export class QueryLanguage implements vscode.Disposable {
         detail: describeRequest(e.request),
         entry: e,
       })),
-      { title: 'DAM: query history', placeHolder: 'Choose a query to run again', matchOnDetail: true },
+      { title: 'DAM: Query History', placeHolder: 'Choose a query to run again', matchOnDetail: true },
     );
     return pick ? this.runRequest(pick.entry.request, pick.entry.source) : undefined;
   }
