@@ -91,6 +91,8 @@ function storageClientError(err: unknown): ApiError | undefined {
   const message = (err as Error).message;
   if (code === '23505') return errors.conflict(`A resource with the same key already exists (${message}).`);
   if (code === '23503') return errors.conflict(`The resource is referenced by or refers to another resource (${message}).`);
+  // PostgreSQL stores no NUL character: in text it is 22021, in jsonb 22P05. Say which character, not the encoding.
+  if ((code === '22021' || code === '22P05') && /0x00|\\u0000/.test(message)) return errors.badRequest('A text value contains the NUL character (\\u0000), which cannot be stored: remove it.');
   if (code.startsWith('22') || code.startsWith('23')) return errors.badRequest(`Invalid value: ${message}`);
   return undefined;
 }

@@ -103,4 +103,11 @@ describeEachBackend('error bodies of refusals', {}, (env) => {
     const broken = Buffer.from('{"title": ');
     assertErrorObject(await rawHttp(env().url, `POST /api/core/records HTTP/1.1\n${api()}\nContent-Type: application/json\nContent-Length: ${broken.length}`, broken), 400, /not valid JSON/);
   });
+
+  it('400 naming the NUL character in a text value (the database\'s own message named an encoding), and nothing created', async () => {
+    const before = await records();
+    const nul = Buffer.from('{"title":"a\\u0000b","status":"Draft"}');
+    assertErrorObject(await rawHttp(env().url, `POST /api/core/records HTTP/1.1\n${api()}\nContent-Type: application/json\nContent-Length: ${nul.length}`, nul), 400, /NUL character \(\\u0000\)/);
+    assert.equal(await records(), before);
+  });
 });
