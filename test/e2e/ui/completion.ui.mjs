@@ -11,10 +11,21 @@ export const workbench = 'emulator';
 
 const suggest = (page) => page.locator('.editor-widget.suggest-widget.visible');
 
-/** The labels of the open suggest widget, in the order shown. */
+/**
+ * The labels of the open suggest widget, in the order shown, once the list has settled: while the last word is
+ * typed the widget can still show the list filtered by that word (CI read ["contains"] after 'contains ').
+ */
 async function suggestions(page) {
   await suggest(page).locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 });
-  return (await suggest(page).locator('.monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+  const read = async () => (await suggest(page).locator('.monaco-list-row .label-name').allInnerTexts()).map((t) => t.trim());
+  let last = await read();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(300);
+    const now = await read();
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+  return last;
 }
 
 /** The editor's text, line by line, as the document holds it. */
