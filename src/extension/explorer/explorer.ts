@@ -121,15 +121,7 @@ export class Explorer implements vscode.Disposable {
     // A search the service refuses (a 400 with its reason) asks again, the text kept and the reason under it.
     let refused: { text: string; why: string } | undefined;
     for (;;) {
-      const text =
-        query ??
-        (await vscode.window.showInputBox({
-          title: 'Find in DAM',
-          prompt: 'Words to search for, or a search expression such as Title = "Sunset*" AND ContentType = Image',
-          ignoreFocusOut: true,
-          value: refused?.text,
-          validateInput: (value) => (refused && value === refused.text ? { message: refused.why, severity: vscode.InputBoxValidationSeverity.Error } : undefined),
-        }));
+      const text = query ?? (await askFind(refused));
       if (!text?.trim()) return undefined;
       try {
         const results = await vscode.window.withProgress({ location: { viewId: VIEW_EXPLORER }, title: 'Searching' }, () => this.provider.find(text.trim()));
@@ -258,4 +250,29 @@ export class Explorer implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/**
+ * The Find in DAM input; after a refused search it starts on that text with the service's reason under it, until the
+ * text changes. (An input box made here, since showInputBox does not validate the value it starts with.)
+ */
+function askFind(refused?: { text: string; why: string }): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = 'Find in DAM';
+  box.prompt = 'Words to search for, or a search expression such as Title = "Sunset*" AND ContentType = Image';
+  box.ignoreFocusOut = true;
+  const reason = refused && { message: refused.why, severity: vscode.InputBoxValidationSeverity.Error };
+  if (refused && reason) {
+    box.value = refused.text;
+    box.validationMessage = reason;
+  }
+  return new Promise<string | undefined>((resolve) => {
+    box.onDidChangeValue((value) => (box.validationMessage = reason && value === refused?.text ? reason : undefined));
+    box.onDidAccept(() => {
+      resolve(box.value);
+      box.hide();
+    });
+    box.onDidHide(() => resolve(undefined));
+    box.show();
+  }).finally(() => box.dispose());
 }

@@ -36,6 +36,8 @@ export default async function run({ page, screenshot }) {
   await screenshot('analytics-pie');
 
   // Records with their titles: the record column shows the ids (the titles are the next column), not the titles twice.
+  // (The first builder closed, so its webview does not lie over the second's.)
+  await runCommand(page, 'View: Revert and Close Editor');
   await runCommand(page, 'DAM: New Analytics Query', { opensInput: true });
   await pick(page, 'Most viewed records this quarter');
   const viewed = activeWebview(page);
