@@ -29,8 +29,10 @@ function rawHttp(url: string, head: string, body: Buffer = Buffer.alloc(0)): Pro
         reject(new Error(`not JSON after ${status}: ${json.slice(0, 200)}`));
       }
     });
-    socket.write(head.replace(/\n/g, '\r\n') + '\r\n\r\n');
-    socket.end(body);
+    // The client keeps its side open until the answer (a client that half-closes at once gets none from Node's HTTP
+    // server when the answer takes a database round trip); `Connection: close` makes the server end the exchange.
+    socket.write(`${head.replace(/\n/g, '\r\n')}\r\nConnection: close\r\n\r\n`);
+    socket.write(body);
   });
 }
 
