@@ -38,10 +38,11 @@ const HAL = ['application/hal+json'];
 // ASP.NET's JSON output formatter writes application/json and text/json.
 const PLAIN = ['application/json', 'text/json'];
 const WILDCARDS = ['*/*', 'application/*', 'text/*'];
+const ACCEPTABLE = [...HAL, ...PLAIN, ...WILDCARDS];
 
 /** Whether an Accept header allows JSON in some form (a range with a weight above 0). */
 export function isAcceptable(accept: string): boolean {
-  return mediaRanges(accept).some((r) => r.q > 0 && [...HAL, ...PLAIN, ...WILDCARDS].includes(r.type));
+  return mediaRanges(accept).some((r) => r.q > 0 && ACCEPTABLE.includes(r.type));
 }
 
 /**

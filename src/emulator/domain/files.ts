@@ -159,13 +159,7 @@ export async function whyNoImage(ctx: EmulatorContext, version: FileVersionRow):
  * token; an entry without a file id adds to the record's master file (made on first use), so the same section
  * creates a record's first file on POST and a new version on PUT. `master` alone is shorthand for one version.
  */
-export async function applyFilesSection(tx: Queryable, blobs: BlobStore, recordId: string, raw: unknown, userId: number, now: Date): Promise<void> {
-  const parsed = FilesSection.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw errors.validation(`Invalid files section: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
-  }
-  const section = parsed.data;
+export async function applyFilesSection(tx: Queryable, blobs: BlobStore, recordId: string, section: FilesSection, userId: number, now: Date): Promise<void> {
   for (const ref of section.remove ?? []) {
     const id = normaliseGuid(typeof ref === 'string' ? ref : ref.id) ?? '';
     await tx.query('DELETE FROM files WHERE id = $1 AND record_id = $2', [id, recordId]);
