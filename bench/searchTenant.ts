@@ -7,7 +7,6 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/emulator/server';
 import { openStore } from '../src/emulator/storage/open';
 import { migrate } from '../src/emulator/storage/migrate';
@@ -40,6 +39,8 @@ export interface SearchTenant {
   grow(records: number): Promise<void>;
   /** One search over HTTP, timed from request to the parsed answer. */
   search(body: SearchBody, pageSize?: number): Promise<Answer>;
+  /** Waits for the emulator's search index to be built, if a build is running; its build time then, or undefined. */
+  settle(): Promise<number | undefined>;
   /** POSTs to a route added beside the emulator's on the same server (the hand-written baselines), timed the same way. */
   post(path: string): Promise<Answer>;
   /** The SQL statements the emulator ran for one search, with their parameters (for EXPLAIN). */
@@ -82,7 +83,7 @@ export async function openSearchTenant(options: TenantOptions = {}): Promise<Sea
   };
   let url = '';
   let headers: Record<string, string> = {};
-  let running: { app: FastifyInstance; idle(): Promise<void> } | undefined;
+  let running: Awaited<ReturnType<typeof buildApp>> | undefined;
   // The app as `npm run emulator` starts it on a grown store: its read caches start empty.
   const start = async () => {
     running = await buildApp(recorder, { log: () => undefined }, () => url);
@@ -131,6 +132,9 @@ export async function openSearchTenant(options: TenantOptions = {}): Promise<Sea
       await start();
     },
     search,
+    async settle() {
+      return (await running?.ctx.searchIndex.settled())?.buildMs;
+    },
     post: (path) => timedPost(path, '{}'),
     async statementsOf(body, pageSize) {
       recording = [];

@@ -1,4 +1,5 @@
 // What every route module receives: the store, the error factory, config, a clock and the auth helper.
+import type { CountIndexHolder } from './search/countIndex';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenService } from './auth';
 import type { AuthHelper, Caller, Clock } from './caller';
@@ -67,6 +68,8 @@ export interface EmulatorContext {
   log(line: string): void;
   /** Saved states: snapshots, reset, import and export. Caches of rows register with `state.onReplaced`. */
   state: EmulatorState;
+  /** Counts records searches' hits from memory on large tenants (search/countIndex.ts). */
+  searchIndex: CountIndexHolder;
 }
 
 export type RouteModule = (app: FastifyInstance, ctx: EmulatorContext) => void | Promise<void>;

@@ -32,6 +32,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { growRecords } from './seed/scale';
+import { CountIndexHolder, type CountIndexMode, type CountIndexTuning } from './search/countIndex';
 
 const ROUTED_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -63,6 +64,13 @@ export interface EmulatorOptions {
   exportOnExit?: string;
   /** Where named snapshots live; default `<data>/snapshots`, or a private temporary folder for :memory: and PostgreSQL. */
   snapshotHome?: string;
+  /**
+   * Counting search hits from an in-memory index (search/countIndex.ts): `auto` (default) builds it once a count in
+   * SQL was slow, `always` before every count it can serve (tests), `off` never.
+   */
+  searchIndex?: CountIndexMode;
+  /** Tests: the search index's sizes and thresholds (search/countIndex.ts). */
+  searchIndexTuning?: CountIndexTuning;
 }
 
 export interface RunningEmulator {
@@ -177,6 +185,12 @@ export async function buildApp(
   const tokens = new TokenService(store, clock, config.tokenTtl);
   const secret = await tenantSecret(store);
   const pending = new Set<Promise<void>>();
+  const background = (task: () => Promise<void>) => {
+    const run = gate.bind(task).catch((err) => log(`background task failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+    pending.add(run);
+    void run.finally(() => pending.delete(run));
+  };
+  const searchIndex = new CountIndexHolder(store, options.searchIndex ?? 'auto', background, log, options.searchIndexTuning, () => gate.inFlight > 0);
 
   const app = Fastify({
     logger: false,
@@ -222,12 +236,9 @@ export async function buildApp(
     tokens,
     blobs,
     state,
-    background(task) {
-      const run = gate.bind(task).catch((err) => log(`background task failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
-      pending.add(run);
-      void run.finally(() => pending.delete(run));
-    },
+    background,
     log,
+    searchIndex,
     origin(request) {
       const host = request.headers.host;
       if (typeof host === 'string' && /^([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:\d{1,5})?$/.test(host)) return `http://${host}`;
@@ -337,6 +348,8 @@ export async function buildApp(
 
 
   if (!givenBlobs) app.addHook('onClose', () => blobs.close());
+  // A build in progress stops at its next statement: closing does not wait for a million records to be read.
+  app.addHook('onClose', async () => searchIndex.close());
   for (const register of routeModules) await register(app, ctx);
   const idle = async () => {
     while (pending.size) await Promise.allSettled([...pending]);

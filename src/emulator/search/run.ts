@@ -15,7 +15,8 @@ import {
 } from '../../core/search';
 import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
-import { Compiler, SqlBuilder, type FieldDef } from './compile';
+import { Compiler, SqlBuilder, type CompileInput, type FieldDef } from './compile';
+import { countPlan } from './countIndex';
 import { decodeCursor, encodeCursor } from './cursor';
 import { RowCache, type TrackedStore } from '../storage/tracking';
 
@@ -117,7 +118,8 @@ export async function runSearch(ctx: EmulatorContext, request: SearchRequest, pa
   if (page.cursor) offset = decodeCursor(ctx.secret, page.cursor, filterKey, r.sort);
 
   const sql = new SqlBuilder();
-  const compiler = new Compiler({ target: r.target, resolveField: fields ? fields.resolve : () => undefined, now: ctx.clock.now() }, sql);
+  const compileInput: CompileInput = { target: r.target, resolveField: fields ? fields.resolve : () => undefined, now: ctx.clock.now() };
+  const compiler = new Compiler(compileInput, sql);
   const where = compiler.compile(bound.ast);
   const table = r.target === 'records' ? 'records r' : 'classifications c';
   const alias = r.target === 'records' ? 'r' : 'c';
@@ -126,9 +128,20 @@ export async function runSearch(ctx: EmulatorContext, request: SearchRequest, pa
   const limit = `${sql.bind(page.limit)}::int`;
   const off = `${sql.bind(offset)}::int`;
   const countSql = `SELECT count(*)::int AS n FROM ${table} WHERE ${where}`;
+  const count = async () => {
+    // From the search index when it is current and holds every part of the search; else in SQL.
+    const plan = countPlan(bound.ast, compileInput);
+    const index = plan && (await ctx.searchIndex.current());
+    const counted = index && index.count(plan);
+    if (counted !== undefined) return counted;
+    const started = performance.now();
+    const n = (await ctx.store.query<{ n: number }>(countSql, whereParams))[0]?.n ?? 0;
+    if (plan) ctx.searchIndex.countedInSql(performance.now() - started);
+    return n;
+  };
   const [rows, total] = await Promise.all([
     ctx.store.query<{ id: string }>(`SELECT ${alias}.id FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`, sql.params),
-    cachesOf(ctx.store).totals.get(`${countSql}\n${JSON.stringify(whereParams)}`, async () => (await ctx.store.query<{ n: number }>(countSql, whereParams))[0]?.n ?? 0),
+    cachesOf(ctx.store).totals.get(`${countSql}\n${JSON.stringify(whereParams)}`, count),
   ]);
   const totalCount = total ?? 0;
   const ids = rows.map((x) => x.id);

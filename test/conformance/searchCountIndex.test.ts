@@ -1,0 +1,193 @@
+// The search index's counts (search/countIndex.ts) against the SQL counts, over HTTP: one tenant (the demo grown
+// to 3,000 records), three apps on the same store: one that counts only in SQL, one that counts every search it can
+// from the index (every word held), one whose index holds only the words of a sample that occur twice (as on a large
+// tenant). fast-check writes the searches from the criteria the index serves, mixed with ones it leaves to SQL; every
+// total must be the same in all three. Writes make the index stale: the next count is of the tenant as written.
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { DamClient } from '../../src/api/client';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
+import { buildApp } from '../../src/emulator/server';
+import { openStore } from '../../src/emulator/storage/open';
+import { migrate } from '../../src/emulator/storage/migrate';
+import { migrations } from '../../src/emulator/storage/migrations';
+import type { SqlParam, Store } from '../../src/emulator/storage/store';
+import { seedStore } from '../../src/emulator/seed';
+import { growRecords } from '../../src/emulator/seed/scale';
+import { ADJECTIVES, WORDS } from '../../src/emulator/seed/demo';
+import { lexemesOf, type CountIndexHolder } from '../../src/emulator/search/countIndex';
+import { USER_AGENT, backends } from './helpers';
+
+const RUNS = Number(process.env.DAM_TEST_COUNT_INDEX_RUNS ?? 150);
+
+interface App {
+  url: string;
+  token: string;
+  searchIndex: CountIndexHolder;
+  close(): Promise<void>;
+}
+
+async function startApp(store: Store, options: Parameters<typeof buildApp>[1]): Promise<App> {
+  let url = '';
+  const built = await buildApp(store, options, () => url);
+  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}`;
+  const res = await fetch(`${url}/login/connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': USER_AGENT },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'api', client_id: EMULATOR_CLIENT.clientId, client_secret: EMULATOR_CLIENT.clientSecret }),
+  });
+  const token = ((await res.json()) as { access_token: string }).access_token;
+  return { url, token, searchIndex: built.ctx.searchIndex, close: () => built.app.close() };
+}
+
+async function total(app: App, expression: string): Promise<string> {
+  const res = await fetch(`${app.url}/api/core/search/records?pageSize=1`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${app.token}`, 'api-version': '1', 'content-type': 'application/json', 'user-agent': USER_AGENT },
+    body: JSON.stringify({ searchExpression: { expression } }),
+  });
+  const body = (await res.json()) as { totalCount?: number; exceptionMessage?: string };
+  return res.status === 200 ? `200 ${body.totalCount}` : `${res.status} ${body.exceptionMessage}`;
+}
+
+describe('lexemes read from a tsvector\'s text', () => {
+  it('reads quoted lexemes, doubled quotes, backslashes and weight A', () => {
+    assert.deepEqual(lexemesOf(`'a':1A 'don''t':2 'back\\\\slash':3,4A 'plain'`), [
+      { word: 'a', title: true },
+      { word: "don't", title: false },
+      { word: 'back\\slash', title: true },
+      { word: 'plain', title: false },
+    ]);
+  });
+});
+
+for (const backend of backends()) {
+  describe(`search totals from the search index agree with SQL [${backend.name}]`, function () {
+    this.timeout(600_000);
+    let storage: Awaited<ReturnType<typeof backend.prepare>>;
+    let store: Store;
+    let sql: App;
+    let indexed: App;
+    let sampled: App;
+    /** Statements the apps on a recording store ran. */
+    let statements: string[] = [];
+    const recording = (): Store => ({
+      kind: store.kind,
+      query: <T>(text: string, params?: SqlParam[]) => {
+        statements.push(text);
+        return store.query<T>(text, params);
+      },
+      exec: (text) => store.exec(text),
+      transaction: (fn) => store.transaction(fn),
+      close: () => store.close(),
+    });
+    const countedInSql = () => statements.some((s) => /^SELECT count\(\*\)/.test(s));
+    const classifications: string[] = [];
+
+    before(async () => {
+      storage = await backend.prepare();
+      store = await openStore({ data: ':memory:', database: storage.database });
+      await migrate(store, migrations);
+      await seedStore(store, 'demo', () => undefined);
+      await growRecords(store, 3000, () => undefined);
+      const rows = await store.query<{ id: string; name: string; name_path: string }>('SELECT id, name, name_path FROM classifications ORDER BY id LIMIT 12');
+      for (const r of rows) classifications.push(r.id, r.name, r.name_path);
+      sql = await startApp(store, { searchIndex: 'off' });
+      indexed = await startApp(recording(), { searchIndex: 'always' });
+      sampled = await startApp(store, { searchIndex: 'always', searchIndexTuning: { allWordsUpTo: 0, chunk: 700 } });
+    });
+    after(async () => {
+      for (const app of [sql, indexed, sampled]) await app?.close();
+      await store?.close();
+      await storage?.cleanup();
+    });
+
+    it('counts the benchmark\'s searches from the index, with the totals SQL counts', async () => {
+      const searches = [
+        'Title contains golden AND CreatedOn >= 2025-03-01',
+        `DirectClassification = '${classifications[0]}'`,
+        'launch AND ContentType = Video AND ModifiedOn >= 2025-02-01',
+        "FieldName('UsageRights').Option.Name = Licensed AND ContentType = Image AND CreatedOn >= 2025-04-01",
+      ];
+      for (const expression of searches) {
+        statements = [];
+        const counted = await total(indexed, expression);
+        assert.equal(counted, await total(sql, expression), expression);
+        assert.ok(Number(counted.split(' ')[1]) > 0, `${expression}: no hits, a weak comparison`);
+        assert.ok(!countedInSql(), `${expression} was counted in SQL`);
+      }
+    });
+
+    it('agrees with SQL on generated searches', async () => {
+      const word = fc.constantFrom(...WORDS, ...ADJECTIVES.map((a) => a.toLowerCase()), 'sun*', 'br*', 'photo', '2999', 'nothere', 'city skyline', '"city skyline"', 'café', '*');
+      const date = fc.constantFrom('2024-01-01', '2025-03-05', '2025-06-30', '2025-03-05T10:00:00Z', '2026-01-01', '2023-12-31');
+      const dateOp = fc.constantFrom('=', '<>', '>', '>=', '<', '<=');
+      const option = fc.constantFrom('Licensed', 'licensed', 'InternalOnly', 'Unrestricted', 'Nope', 'Lic*');
+      const cls = fc.constantFrom(...classifications, 'nope', 'Products*');
+      const leaf = fc.oneof(
+        word,
+        word.map((w) => `Title contains ${w}`),
+        fc.constantFrom('Image', 'video', 'DOCUMENT', 'Imag*', 'Nope').map((t) => `ContentType = ${t}`),
+        fc.constantFrom('ContentType in (Image, Video)', 'ContentType <> Image', 'DirectContentType = Document'),
+        fc.tuple(fc.constantFrom('CreatedOn', 'ModifiedOn'), dateOp, date).map(([p, o, d]) => `${p} ${o} ${d}`),
+        fc.tuple(date, date).map(([a, b]) => `CreatedOn in (${a}, ${b})`),
+        fc.tuple(fc.constantFrom('Option.Name', 'Option.Label', 'Value', ''), fc.constantFrom('=', '<>'), option).map(([a, o, v]) => `FieldName('UsageRights')${a ? `.${a}` : ''} ${o} '${v}'`),
+        option.map((v) => `FieldName('UsageRights').Option.Name in (${v}, InternalOnly)`),
+        fc.tuple(fc.constantFrom('Classification', 'DirectClassification'), fc.constantFrom('=', '<>'), cls).map(([p, o, c]) => `${p} ${o} '${c}'`),
+        fc.constantFrom("FieldName('Photographer') = 'Ana Lima'", 'Keywords = sunset', 'FileCount > 0', "Title = 'x*'"),
+      );
+      const expression = fc.letrec<{ expr: string }>((tie) => ({
+        expr: fc.oneof(
+          { depthSize: 'small', withCrossShrink: true },
+          leaf,
+          fc.tuple(tie('expr'), fc.constantFrom(' AND ', ' OR '), tie('expr')).map(([a, j, b]) => `(${a})${j}(${b})`),
+          tie('expr').map((e) => `NOT (${e})`),
+        ),
+      })).expr;
+      await fc.assert(
+        fc.asyncProperty(expression, async (e) => {
+          const expected = await total(sql, e);
+          assert.equal(await total(indexed, e), expected, `index: ${e}`);
+          assert.equal(await total(sampled, e), expected, `index of a sample's words: ${e}`);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('on its own, builds the index in the background after a slow count, and answers requests while it builds', async () => {
+      // Every count is "slow" and the tenant "large" for this app; small statements make the build take a while.
+      const auto = await startApp(recording(), { searchIndex: 'auto', searchIndexTuning: { autoMinRecords: 0, slowCountMs: 0, chunk: 50 } });
+      try {
+        statements = [];
+        const expression = 'Title contains golden AND ContentType = Image';
+        assert.equal(await total(auto, expression), await total(sql, expression));
+        assert.ok(countedInSql(), 'the first count was not in SQL');
+        let built = false;
+        const settled = auto.searchIndex.settled().then((index) => {
+          built = index !== undefined;
+        });
+        assert.equal(await total(auto, 'ContentType = Video'), await total(sql, 'ContentType = Video'));
+        assert.equal(built, false, 'the index was built before a request answered: nothing shows requests run beside the build');
+        await settled;
+        assert.ok(built, 'the background build gave no index');
+        statements = [];
+        assert.equal(await total(auto, 'ContentType = Document AND CreatedOn >= 2025-01-01'), await total(sql, 'ContentType = Document AND CreatedOn >= 2025-01-01'));
+        assert.ok(!countedInSql(), 'counted in SQL with the index built');
+      } finally {
+        await auto.close();
+      }
+    });
+
+    it('counts the tenant as written after a write', async () => {
+      const expression = 'Title contains zanzibar AND ContentType = Document';
+      assert.equal(await total(indexed, expression), '200 0');
+      const client = new DamClient({ profile: emulatorProfile(indexed.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+      const created = await client.records.create({ title: 'Zanzibar harbour', contentType: 'Document' });
+      assert.equal(await total(indexed, expression), '200 1');
+      await client.records.delete(created.id);
+      assert.equal(await total(indexed, expression), '200 0');
+      assert.equal(await total(indexed, 'ContentType = Document'), await total(sql, 'ContentType = Document'));
+    });
+  });
+}
