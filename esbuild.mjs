@@ -37,6 +37,14 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+/** Keeps the emulator's server out of the CLI's bundle: the `dam emulator` command's require of it loads dist/emulatorServer.js. */
+const emulatorServerApart = {
+  name: 'emulator-server-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/emulator\/server$/ }, (args) => (/[\\/]cli[\\/]commands[\\/]emulator\.ts$/.test(args.importer) ? { path: './emulatorServer.js', external: true } : undefined));
+  },
+};
+
 /** How an extension bundle is built; the activation benchmark builds its empty baseline extension the same way. */
 export function extensionBuildOptions(entry, outfile, forProduction = production) {
   return {
@@ -67,7 +75,10 @@ const builds = [
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/inspector/module.ts', 'dist/inspector.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
-  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, stampPrepared: true },
+  // `dam` without the emulator's server: `dam emulator` requires `./emulatorServer.js` (below) when it runs, so every
+  // other command starts without compiling fastify, PGlite and the routes (most of a `dam` start was that).
+  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, plugins: [emulatorServerApart] },
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/server.ts'], outfile: 'dist/emulatorServer.js', stampPrepared: true },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', stampPrepared: true },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/storage/initdbMain.ts'], outfile: 'dist/initdb.js' },
@@ -129,7 +140,7 @@ function sourceSignature() {
   return hash.digest('hex');
 }
 
-const OUTPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
+const OUTPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/emulatorServer.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
 const upToDate = (signature) =>
   !force && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === signature && OUTPUTS.every((file) => existsSync(file));
 
