@@ -156,8 +156,9 @@ for (const backend of backends()) {
     });
 
     it('on its own, builds the index in the background after a slow count, and answers requests while it builds', async () => {
-      // Every count is "slow" and the tenant "large" for this app; small statements make the build take a while.
-      const auto = await startApp(recording(), { searchIndex: 'auto', searchIndexTuning: { autoMinRecords: 0, slowCountMs: 0, chunk: 50 } });
+      // Every count is "slow" and the tenant "large" for this app (a sample's words held, no back-off between builds);
+      // small statements make the build take a while.
+      const auto = await startApp(recording(), { searchIndex: 'auto', searchIndexTuning: { autoMinRecords: 0, slowCountMs: 0, chunk: 50, backoff: 0, allWordsUpTo: 0 } });
       try {
         statements = [];
         const expression = 'Title contains golden AND ContentType = Image';
@@ -174,6 +175,13 @@ for (const backend of backends()) {
         statements = [];
         assert.equal(await total(auto, 'ContentType = Document AND CreatedOn >= 2025-01-01'), await total(sql, 'ContentType = Document AND CreatedOn >= 2025-01-01'));
         assert.ok(!countedInSql(), 'counted in SQL with the index built');
+        // A search the current index does not hold (a word prefix, with only a sample's words held) is counted in SQL,
+        // and does not make that index be built again.
+        const index = await auto.searchIndex.settled();
+        statements = [];
+        assert.equal(await total(auto, 'sun* AND ContentType = Image'), await total(sql, 'sun* AND ContentType = Image'));
+        assert.ok(countedInSql(), 'a prefix was counted from an index of sampled words');
+        assert.equal(await auto.searchIndex.settled(), index, 'the current index was built again');
       } finally {
         await auto.close();
       }

@@ -23,6 +23,7 @@ import {
   type ScalarValue,
   type SearchExpression,
 } from '../../core/search';
+import { StaleStateError } from '../state/gate';
 import type { TrackedStore } from '../storage/tracking';
 import { COLUMNS, tsQueryText, type CompileInput } from './compile';
 
@@ -149,6 +150,8 @@ function datePlan(column: 'created' | 'modified', op: ComparisonOperator, values
   const d = parseSearchDate(values[0].text, now);
   if (!d) return undefined;
   const cmp = (o: DateOp, at: Date): CountPlan => ({ kind: 'date', column, op: o, at: at.getTime() * 1000 });
+  // Microseconds a double holds exactly, as the index's dates do.
+  if (![d.start, d.end].every((x) => Number.isSafeInteger(x.getTime() * 1000))) return undefined;
   if (!d.dateOnly) return cmp(op, d.start);
   switch (op) {
     case '=':
@@ -227,7 +230,8 @@ export class CountIndex {
   constructor(
     readonly generation: number,
     readonly size: number,
-    private readonly dates: { created: DateOrder; modified: DateOrder },
+    /** `exact`: every date fits a double to the microsecond (else date criteria are counted in SQL). */
+    private readonly dates: { created: DateOrder; modified: DateOrder; exact: boolean },
     private readonly words: Postings,
     private readonly titleWords: Postings,
     private readonly contentTypes: Map<string, Int32Array>,
@@ -302,6 +306,7 @@ export class CountIndex {
         return Bits.of(this.size, values.get(plan.value));
       }
       case 'date':
+        if (!this.dates.exact) throw NOT_HELD;
         return this.dateRange(plan.column === 'created' ? this.dates.created : this.dates.modified, plan.op, plan.at);
       case 'classification':
         return this.underClassifications(plan.direct, plan.values);
@@ -453,6 +458,8 @@ export interface CountIndexTuning {
   /** `auto`: the smallest tenant, and the slowest SQL count, that start a build (AUTO_MIN_RECORDS, SLOW_COUNT_MS). */
   autoMinRecords?: number;
   slowCountMs?: number;
+  /** `auto`: after a build, none again for this many times its duration (default 2). */
+  backoff?: number;
 }
 
 export interface BuildOptions extends CountIndexTuning {
@@ -485,19 +492,39 @@ export function lexemesOf(tsv: string): { word: string; title: boolean }[] {
  */
 export async function buildCountIndex(store: TrackedStore, options: BuildOptions = {}): Promise<CountIndex | undefined> {
   const { signal, allWordsUpTo = ALL_WORDS_UP_TO, chunk: chunkSize = BUILD_CHUNK } = options;
-  const turn = options.turn ?? (async () => undefined);
-  const started = performance.now();
+  const yieldTurn = options.turn ?? (async () => undefined);
   const generation = store.generation();
+  /** Before every statement: requests first, and nothing more once the store was written or the build stopped. */
+  const turn = async () => {
+    await yieldTurn();
+    if (signal?.aborted || store.generation() !== generation) throw STOPPED;
+  };
+  const started = performance.now();
+  try {
+    return await readIndex(store, generation, turn, allWordsUpTo, chunkSize, started);
+  } catch (err) {
+    if (err === STOPPED) return undefined;
+    throw err;
+  }
+}
+
+const STOPPED = new Error('the build stopped');
+
+/** The build's statements; `turn` before each (it throws STOPPED once the build must stop). */
+async function readIndex(store: TrackedStore, generation: number, turn: () => Promise<void>, allWordsUpTo: number, chunkSize: number, started: number): Promise<CountIndex | undefined> {
   await turn();
   const classifications = (
     await store.query<{ id: string; name: string; path: string; identifier: string | null; name_path: string }>(
       `SELECT id, lower(name) AS name, lower(name_path) AS path, lower(identifier) AS identifier, name_path FROM classifications`,
     )
   ).map((r) => ({ id: r.id, name: r.name, path: r.path, identifier: r.identifier, namePath: r.name_path }));
+  await turn();
   const optionFields = (await store.query<{ id: string }>(`SELECT id FROM field_definitions WHERE data_type = 'OptionList'`)).map((r) => r.id);
+  await turn();
   const estimate = Number((await store.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'records'::regclass`))[0]?.n ?? 0);
   // Which words the index holds: all of a small tenant's; on a large one the frequent ones (rare words are counted in
   // SQL, where the full-text index finds their few hits at once).
+  if (estimate > allWordsUpTo) await turn();
   const vocabulary =
     estimate > allWordsUpTo
       ? new Set(
@@ -520,7 +547,6 @@ export async function buildCountIndex(store: TrackedStore, options: BuildOptions
   let after = '';
   for (;;) {
     await turn();
-    if (signal?.aborted || store.generation() !== generation) return undefined;
     const rows = await store.query<{ id: string; v: string }>(`SELECT id, tsv::text AS v FROM records WHERE id > $1::text ORDER BY id LIMIT ${chunkSize}`, [after]);
     if (!rows.length) break;
     const base = size;
@@ -536,7 +562,6 @@ export async function buildCountIndex(store: TrackedStore, options: BuildOptions
     const chunk = `WITH c AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS o, content_type, created_on, modified_on
                      FROM records WHERE id > $1::text AND id <= $2::text ORDER BY id)`;
     await turn();
-    if (signal?.aborted || store.generation() !== generation) return undefined;
     // Wrapped in a SELECT: the store counts a statement that begins otherwise as a write.
     const packed = await store.query<{ k: string; key: string; a: Uint8Array; b: Uint8Array | null }>(
       `SELECT * FROM (${chunk}
@@ -562,7 +587,6 @@ export async function buildCountIndex(store: TrackedStore, options: BuildOptions
     after = range[1];
     if (rows.length < chunkSize) break;
   }
-  if (store.generation() !== generation) return undefined;
   const joined = (parts: Float64Array[]) => {
     const all = new Float64Array(size);
     let at = 0;
@@ -576,10 +600,17 @@ export async function buildCountIndex(store: TrackedStore, options: BuildOptions
     const ordinals = Int32Array.from(values.keys()).sort((a, b) => values[a] - values[b]);
     return { at: Float64Array.from(ordinals, (o) => values[o]), ordinals };
   };
+  // Each sort is a moment of synchronous work: requests get a turn between them.
+  await turn();
+  const createdOrder = order(joined(created));
+  await turn();
+  const modifiedOrder = order(joined(modified));
+  // The last turn also checks that nothing was written while the index was read.
+  await turn();
   return new CountIndex(
     generation,
     size,
-    { created: order(joined(created)), modified: order(joined(modified)) },
+    { created: createdOrder, modified: modifiedOrder, exact: [...created, ...modified].every((part) => part.every(Number.isSafeInteger)) },
     new Postings(words.done(), vocabulary),
     new Postings(titleWords.done(), vocabulary),
     contentTypes.done(),
@@ -594,7 +625,11 @@ export async function buildCountIndex(store: TrackedStore, options: BuildOptions
 function dates(packed: Uint8Array): Float64Array {
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
   const out = new Float64Array(packed.byteLength / 8);
-  for (let i = 0; i < out.length; i++) out[i] = Number(view.getBigInt64(i * 8));
+  for (let i = 0; i < out.length; i++) {
+    const at = view.getBigInt64(i * 8);
+    // Beyond 2^53 µs (after the year 2255) a double is not exact: NaN marks the index's dates as not held.
+    out[i] = at <= BigInt(Number.MAX_SAFE_INTEGER) && at >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(at) : NaN;
+  }
   return out;
 }
 
@@ -603,6 +638,8 @@ export type CountIndexMode = 'auto' | 'always' | 'off';
 /** In `auto` mode a SQL count slower than this, on a tenant of at least AUTO_MIN_RECORDS, starts a build. */
 const SLOW_COUNT_MS = 100;
 const AUTO_MIN_RECORDS = 200_000;
+/** The longest a background build's statement waits for requests in flight to end. */
+const MAX_WAIT_MS = 250;
 
 /**
  * The index of one store and when to (re)build it. `auto`: after a slow SQL count on a large tenant, in the
@@ -630,8 +667,10 @@ export class CountIndexHolder {
 
   /** The index when it is current; in `always` mode built first. */
   async current(): Promise<CountIndex | undefined> {
-    if (this.mode === 'off') return undefined;
+    if (this.mode === 'off' || this.abort.signal.aborted) return undefined;
     if (this.index && this.index.generation === this.store.generation()) return this.index;
+    // A generation never comes back: an index of an older one is no use again, and its memory goes now.
+    this.index = undefined;
     if (this.mode === 'always') {
       for (let attempt = 0; attempt < 3; attempt++) {
         const built = await this.build();
@@ -644,11 +683,15 @@ export class CountIndexHolder {
   /** A SQL count the index could have served took `ms`: in `auto` mode a slow one on a large tenant starts a build. */
   countedInSql(ms: number): void {
     if (this.mode !== 'auto' || ms < (this.tuning.slowCountMs ?? SLOW_COUNT_MS) || this.building || performance.now() < this.notBefore) return;
+    // A current index that could not serve this search (a rare word, a phrase) would only be built again as it is.
+    if (this.abort.signal.aborted || (this.index && this.index.generation === this.store.generation())) return;
     this.notBefore = performance.now() + 1000;
     this.background(() => (this.starting ??= (async () => {
       try {
         const [row] = await this.store.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'records'::regclass`);
         if (Number(row?.n ?? 0) >= (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS)) await this.build();
+      } catch (err) {
+        if (!(err instanceof StaleStateError)) throw err;
       } finally {
         this.starting = undefined;
       }
@@ -672,7 +715,9 @@ export class CountIndexHolder {
    */
   private async idle(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.busy() && !this.abort.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Under requests that never stop overlapping, a statement goes after a while anyway: the build advances.
+    const until = performance.now() + MAX_WAIT_MS;
+    while (this.busy() && !this.abort.signal.aborted && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   private build(): Promise<CountIndex | undefined> {
@@ -683,13 +728,22 @@ export class CountIndexHolder {
         // a request that reads the store many times is not held behind the build's statements each time. In
         // `always` mode the build is part of the request that needs it.
         const turn = this.mode === 'auto' ? () => this.idle() : () => new Promise<void>((resolve) => setImmediate(resolve));
-        const built = await buildCountIndex(this.store, { ...this.tuning, signal: this.abort.signal, turn });
+        // A state replaced while the build reads (a snapshot restored) stops it: its statements are refused then.
+        const built = await buildCountIndex(this.store, { ...this.tuning, signal: this.abort.signal, turn }).catch((err: unknown) => {
+          if (err instanceof StaleStateError) return undefined;
+          throw err;
+        });
         if (built) {
           this.index = built;
           this.log(`search index: ${built.size} records in ${Math.round(built.buildMs)} ms (${(built.bytes() / 1048576).toFixed(1)} MB)`);
-        } else this.notBefore = performance.now() + 2 * (performance.now() - started);
+        }
         return built;
+      } catch (err) {
+        this.log(`search index: the build failed, searches are counted in SQL (${err instanceof Error ? err.message : String(err)})`);
+        return undefined;
       } finally {
+        // Not again before twice what this one took, unless it gave a current index (then only a write needs one).
+        this.notBefore = performance.now() + (this.tuning.backoff ?? 2) * (performance.now() - started);
         this.building = undefined;
       }
     })();
