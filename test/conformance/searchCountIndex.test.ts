@@ -11,12 +11,13 @@ import { buildApp } from '../../src/emulator/server';
 import { openStore } from '../../src/emulator/storage/open';
 import { migrate } from '../../src/emulator/storage/migrate';
 import { migrations } from '../../src/emulator/storage/migrations';
-import type { SqlParam, Store } from '../../src/emulator/storage/store';
+import type { Store } from '../../src/emulator/storage/store';
 import { seedStore } from '../../src/emulator/seed';
 import { growRecords } from '../../src/emulator/seed/scale';
 import { ADJECTIVES, WORDS } from '../../src/emulator/seed/demo';
 import { lexemesOf, type CountIndexHolder } from '../../src/emulator/search/countIndex';
 import { USER_AGENT, backends } from './helpers';
+import { recordingStore } from '../support/recordingStore';
 
 const RUNS = Number(process.env.DAM_TEST_COUNT_INDEX_RUNS ?? 150);
 
@@ -72,16 +73,7 @@ for (const backend of backends()) {
     let sampled: App;
     /** Statements the apps on a recording store ran. */
     let statements: string[] = [];
-    const recording = (): Store => ({
-      kind: store.kind,
-      query: <T>(text: string, params?: SqlParam[]) => {
-        statements.push(text);
-        return store.query<T>(text, params);
-      },
-      exec: (text) => store.exec(text),
-      transaction: (fn) => store.transaction(fn),
-      close: () => store.close(),
-    });
+    const recording = () => recordingStore(store, (sql) => statements.push(sql));
     const countedInSql = () => statements.some((s) => /^SELECT count\(\*\)/.test(s));
     const classifications: string[] = [];
 

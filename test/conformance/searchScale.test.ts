@@ -13,10 +13,11 @@ import { buildApp, startEmulator } from '../../src/emulator/server';
 import { openStore } from '../../src/emulator/storage/open';
 import { migrate } from '../../src/emulator/storage/migrate';
 import { migrations } from '../../src/emulator/storage/migrations';
-import type { SqlParam, Store } from '../../src/emulator/storage/store';
+import type { Store } from '../../src/emulator/storage/store';
 import { seedStore } from '../../src/emulator/seed';
 import { growRecords } from '../../src/emulator/seed/scale';
 import { USER_AGENT } from './helpers';
+import { recordingStore } from '../support/recordingStore';
 
 async function grownStore(records: number): Promise<Store> {
   const store = await openStore({ data: ':memory:' });
@@ -47,17 +48,7 @@ describe('search on a tenant grown with --records [pglite]', function () {
 
   before(async () => {
     store = await grownStore(3000);
-    const recording: Store = {
-      kind: store.kind,
-      query: <T>(sql: string, params?: SqlParam[]) => {
-        statements.push(sql);
-        return store.query<T>(sql, params);
-      },
-      exec: (sql) => store.exec(sql),
-      transaction: (fn) => store.transaction(fn),
-      close: () => store.close(),
-    };
-    app = (await buildApp(recording, {}, () => url)).app;
+    app = (await buildApp(recordingStore(store, (sql) => statements.push(sql)), {}, () => url)).app;
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     client = new DamClient({ profile: emulatorProfile(url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });

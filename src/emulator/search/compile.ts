@@ -20,6 +20,7 @@ import {
   type PropertyType,
   type QueryTarget,
   type ScalarValue,
+  type SearchDate,
   type SearchExpression,
   type SortExpression,
   type Value,
@@ -327,22 +328,9 @@ export class Compiler {
     const d = parseSearchDate(values[0].text, this.input.now);
     if (!d) throw errors.invalidSearchExpression(`'${values[0].text.slice(0, 100)}' is not a valid date (use ISO 8601, e.g. 2025-01-31 or 2025-01-31T12:00:00Z).`);
     // Bind only what the SQL uses: an unused parameter has no type and PostgreSQL refuses it.
-    const at = (date: Date) => `${this.sql.bind(date.toISOString())}::timestamptz`;
-    if (!d.dateOnly) return `${column} ${SQL_OP[op]} ${at(d.start)}`;
-    switch (op) {
-      case '=':
-        return `(${column} >= ${at(d.start)} AND ${column} < ${at(d.end)})`;
-      case '<>':
-        return `(${column} < ${at(d.start)} OR ${column} >= ${at(d.end)})`;
-      case '>':
-        return `${column} >= ${at(d.end)}`;
-      case '>=':
-        return `${column} >= ${at(d.start)}`;
-      case '<':
-        return `${column} < ${at(d.start)}`;
-      default:
-        return `${column} < ${at(d.end)}`;
-    }
+    const { join, parts } = dateComparisons(op, d);
+    const sql = parts.map((p) => `${column} ${SQL_OP[p.op]} ${this.sql.bind(p.at.toISOString())}::timestamptz`);
+    return parts.length === 1 ? sql[0] : `(${sql.join(` ${join} `)})`;
   }
 
   numberCompare(column: string, op: ComparisonOperator, values: Resolved[]): string {
@@ -408,9 +396,9 @@ export class Compiler {
 
   /** A criterion on a field's values: the record matches when one of its values does (`<>`: none is equal). */
   private fieldCompare(def: FieldDef, accessorPath: string[], op: ComparisonOperator, values: Resolved[]): string {
-    const dataType = (FIELD_DATA_TYPES as readonly string[]).includes(def.dataType) ? (def.dataType as FieldDataType) : 'SingleLineText';
+    const dataType = fieldDataType(def);
     const written = accessorPath.join('.');
-    const accessor = accessorPath.length === 0 ? implicitAccessor(dataType) : ACCESSORS_BY_DATA_TYPE[dataType].find((a) => a.path.toLowerCase() === written.toLowerCase());
+    const accessor = fieldAccessor(dataType, accessorPath);
     if (!accessor) {
       const valid = ACCESSORS_BY_DATA_TYPE[dataType].map((a) => a.path).join(', ');
       throw errors.invalidSearchExpression(`'${written.slice(0, 100)}' does not exist on ${dataType} field '${def.name}'; use ${valid}.`);
@@ -469,6 +457,39 @@ export class Compiler {
     }
     terms.push(`${t}.id`);
     return terms.join(', ');
+  }
+}
+
+/** A field definition's data type as the compiler reads it (an unknown one as SingleLineText). */
+export function fieldDataType(def: FieldDef): FieldDataType {
+  return (FIELD_DATA_TYPES as readonly string[]).includes(def.dataType) ? (def.dataType as FieldDataType) : 'SingleLineText';
+}
+
+/** The accessor a field reference names (the data type's implicit one when none is written); undefined when it has none such. */
+export function fieldAccessor(dataType: FieldDataType, accessorPath: string[]) {
+  const written = accessorPath.join('.').toLowerCase();
+  return accessorPath.length === 0 ? implicitAccessor(dataType) : ACCESSORS_BY_DATA_TYPE[dataType].find((a) => a.path.toLowerCase() === written);
+}
+
+export type DateOp = Exclude<ComparisonOperator, 'in' | 'contains'>;
+
+/** What a date comparison means, as comparisons with instants: a date alone is its whole day ([start, end)). */
+export function dateComparisons(op: DateOp, d: SearchDate): { join: 'AND' | 'OR'; parts: { op: DateOp; at: Date }[] } {
+  const one = (o: DateOp, at: Date) => ({ join: 'AND' as const, parts: [{ op: o, at }] });
+  if (!d.dateOnly) return one(op, d.start);
+  switch (op) {
+    case '=':
+      return { join: 'AND', parts: [{ op: '>=', at: d.start }, { op: '<', at: d.end }] };
+    case '<>':
+      return { join: 'OR', parts: [{ op: '<', at: d.start }, { op: '>=', at: d.end }] };
+    case '>':
+      return one('>=', d.end);
+    case '>=':
+      return one('>=', d.start);
+    case '<':
+      return one('<', d.start);
+    default:
+      return one('<', d.end);
   }
 }
 

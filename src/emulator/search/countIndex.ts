@@ -10,22 +10,18 @@
 // index or one being built is counted in SQL. What the index reads is PostgreSQL's own view of the data (its
 // lexemes, its lower()), so it agrees with the SQL; a property test holds the two to the same counts.
 import {
-  ACCESSORS_BY_DATA_TYPE,
-  FIELD_DATA_TYPES,
   guidKey,
-  implicitAccessor,
   lookupProperty,
   parseSearchDate,
   type ComparisonOperator,
   type Criterion,
   type Expr,
-  type FieldDataType,
   type ScalarValue,
   type SearchExpression,
 } from '../../core/search';
 import { StaleStateError } from '../state/gate';
 import type { TrackedStore } from '../storage/tracking';
-import { COLUMNS, tsQueryText, type CompileInput } from './compile';
+import { COLUMNS, dateComparisons, fieldAccessor, fieldDataType, tsQueryText, type CompileInput, type DateOp } from './compile';
 
 /** What a search means to the index; `undefined` from the planner: count it in SQL. */
 export type CountPlan =
@@ -39,7 +35,6 @@ export type CountPlan =
   | { kind: 'field'; fieldId: string; value: string }
   | { kind: 'classification'; direct: boolean; values: string[] };
 
-type DateOp = '>=' | '<' | '>' | '<=' | '=' | '<>';
 
 const ALL: CountPlan = { kind: 'all' };
 const NONE: CountPlan = { kind: 'none' };
@@ -107,10 +102,8 @@ function criterionPlan(c: Criterion, input: CompileInput): CountPlan | undefined
   if (c.property.kind === 'field') {
     const def = input.resolveField(c.property.by, c.property.key);
     if (!def || def.dataType !== 'OptionList' || emptyTest || !plain) return undefined;
-    const dataType = def.dataType as FieldDataType;
-    const written = c.property.accessor.join('.').toLowerCase();
-    const accessor = c.property.accessor.length === 0 ? implicitAccessor(dataType) : ACCESSORS_BY_DATA_TYPE[dataType].find((a) => a.path.toLowerCase() === written);
-    if (!accessor || accessor.type !== 'String' || !(FIELD_DATA_TYPES as readonly string[]).includes(def.dataType)) return undefined;
+    const accessor = fieldAccessor(fieldDataType(def), c.property.accessor);
+    if (!accessor || accessor.type !== 'String') return undefined;
     return positiveOrNot(op, values, (v) => ({ kind: 'field', fieldId: def.id, value: v.text.toLowerCase() }));
   }
   const info = lookupProperty('records', c.property.name);
@@ -148,25 +141,11 @@ function datePlan(column: 'created' | 'modified', op: ComparisonOperator, values
   }
   if (op === 'contains') return undefined;
   const d = parseSearchDate(values[0].text, now);
-  if (!d) return undefined;
-  const cmp = (o: DateOp, at: Date): CountPlan => ({ kind: 'date', column, op: o, at: at.getTime() * 1000 });
   // Microseconds a double holds exactly, as the index's dates do.
-  if (![d.start, d.end].every((x) => Number.isSafeInteger(x.getTime() * 1000))) return undefined;
-  if (!d.dateOnly) return cmp(op, d.start);
-  switch (op) {
-    case '=':
-      return { kind: 'and', of: [cmp('>=', d.start), cmp('<', d.end)] };
-    case '<>':
-      return { kind: 'or', of: [cmp('<', d.start), cmp('>=', d.end)] };
-    case '>':
-      return cmp('>=', d.end);
-    case '>=':
-      return cmp('>=', d.start);
-    case '<':
-      return cmp('<', d.start);
-    default:
-      return cmp('<', d.end);
-  }
+  if (!d || ![d.start, d.end].every((x) => Number.isSafeInteger(x.getTime() * 1000))) return undefined;
+  const { join, parts } = dateComparisons(op, d);
+  const of: CountPlan[] = parts.map((p) => ({ kind: 'date', column, op: p.op, at: p.at.getTime() * 1000 }));
+  return of.length === 1 ? of[0] : { kind: join === 'AND' ? 'and' : 'or', of };
 }
 
 /** A set of record ordinals, one bit each. */
@@ -179,8 +158,14 @@ class Bits {
 
   static of(size: number, ordinals: Int32Array | undefined): Bits {
     const b = new Bits(size);
-    if (ordinals) for (let i = 0; i < ordinals.length; i++) b.words[ordinals[i] >>> 5] |= 1 << (ordinals[i] & 31);
+    if (ordinals) b.add(ordinals);
     return b;
+  }
+
+  /** Sets the bits of `ordinals` (of `from` to `to` of them). */
+  add(ordinals: Int32Array, from = 0, to = ordinals.length): this {
+    for (let i = from; i < to; i++) this.words[ordinals[i] >>> 5] |= 1 << (ordinals[i] & 31);
+    return this;
   }
 
   static full(size: number): Bits {
@@ -292,10 +277,7 @@ export class CountIndex {
         if (!postings.holds(plan.word, plan.prefix)) throw NOT_HELD;
         if (!plan.prefix) return Bits.of(this.size, postings.lists.get(plan.word));
         const b = new Bits(this.size);
-        for (const word of postings.withPrefix(plan.word)) {
-          const list = postings.lists.get(word)!;
-          for (let i = 0; i < list.length; i++) b.words[list[i] >>> 5] |= 1 << (list[i] & 31);
-        }
+        for (const word of postings.withPrefix(plan.word)) b.add(postings.lists.get(word)!);
         return b;
       }
       case 'contentType':
@@ -314,35 +296,17 @@ export class CountIndex {
   }
 
   private dateRange(order: DateOrder, op: DateOp, at: number): Bits {
-    // [lo, hi) of the sorted dates that are >= at, and > at.
-    const first = lowerBound(order.at, at);
-    const after = upperBound(order.at, at);
-    const b = new Bits(this.size);
-    const set = (from: number, to: number) => {
-      for (let i = from; i < to; i++) b.words[order.ordinals[i] >>> 5] |= 1 << (order.ordinals[i] & 31);
-    };
+    // The sorted dates before `at`, equal to it, and after it: [0, first), [first, after), [after, n).
+    const first = boundOf(order.at, at, false);
+    const after = boundOf(order.at, at, true);
     const n = order.at.length;
-    switch (op) {
-      case '>=':
-        set(first, n);
-        break;
-      case '>':
-        set(after, n);
-        break;
-      case '<':
-        set(0, first);
-        break;
-      case '<=':
-        set(0, after);
-        break;
-      case '=':
-        set(first, after);
-        break;
-      case '<>':
-        set(0, first);
-        set(after, n);
-        break;
-    }
+    const b = new Bits(this.size);
+    const below = op === '<' || op === '<=' || op === '<>';
+    const equal = op === '<=' || op === '>=' || op === '=';
+    const above = op === '>' || op === '>=' || op === '<>';
+    if (below) b.add(order.ordinals, 0, first);
+    if (equal) b.add(order.ordinals, first, after);
+    if (above) b.add(order.ordinals, after, n);
     return b;
   }
 
@@ -362,7 +326,7 @@ export class CountIndex {
     const b = new Bits(this.size);
     for (const id of ids) {
       const list = this.classified.get(id);
-      if (list) for (let i = 0; i < list.length; i++) b.words[list[i] >>> 5] |= 1 << (list[i] & 31);
+      if (list) b.add(list);
     }
     return b;
   }
@@ -370,23 +334,13 @@ export class CountIndex {
 
 const NOT_HELD = new Error('not held by the count index');
 
-function lowerBound(a: Float64Array, x: number): number {
+/** The first index of sorted `a` whose value is at least `x` (`past`: greater than `x`). */
+function boundOf(a: Float64Array, x: number, past: boolean): number {
   let lo = 0;
   let hi = a.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function upperBound(a: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] <= x) lo = mid + 1;
+    if (a[mid] < x || (past && a[mid] === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -521,7 +475,7 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
   await turn();
   const optionFields = (await store.query<{ id: string }>(`SELECT id FROM field_definitions WHERE data_type = 'OptionList'`)).map((r) => r.id);
   await turn();
-  const estimate = Number((await store.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'records'::regclass`))[0]?.n ?? 0);
+  const estimate = await estimatedRecords(store);
   // Which words the index holds: all of a small tenant's; on a large one the frequent ones (rare words are counted in
   // SQL, where the full-text index finds their few hits at once).
   if (estimate > allWordsUpTo) await turn();
@@ -621,6 +575,12 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
   );
 }
 
+/** The planner's estimate of the tenant's records: no count, so cheap at any size. */
+async function estimatedRecords(store: TrackedStore): Promise<number> {
+  const [row] = await store.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'records'::regclass`);
+  return Math.max(0, Number(row?.n ?? 0));
+}
+
 /** Microseconds since 1970 packed by int8send (big-endian), one per record in ordinal order. */
 function dates(packed: Uint8Array): Float64Array {
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
@@ -688,8 +648,7 @@ export class CountIndexHolder {
     this.notBefore = performance.now() + 1000;
     this.background(() => (this.starting ??= (async () => {
       try {
-        const [row] = await this.store.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'records'::regclass`);
-        if (Number(row?.n ?? 0) >= (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS)) await this.build();
+        if ((await estimatedRecords(this.store)) >= (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS)) await this.build();
       } catch (err) {
         if (!(err instanceof StaleStateError)) throw err;
       } finally {
