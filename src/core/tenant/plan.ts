@@ -132,16 +132,17 @@ export function planPush(desired: TenantConfig, current: TenantConfig, options: 
   }
 
   if (prune) {
-    for (const c of checks.onlyB) deletions.unshift({ action: 'delete', kind: 'check', key: c.name, words: [`delete check '${c.name}'`], current: c });
-    const fieldDeletions = fields.onlyB.map((f): PlanStep => ({ action: 'delete', kind: 'field', key: f.name, words: [`delete field '${f.name}' and its values`], current: f }));
-    // Deepest first, so no deletion of a parent takes children the plan still lists.
-    const classificationDeletions = [...classifications.onlyB]
-      .sort((x, y) => (x.namePath < y.namePath ? 1 : x.namePath > y.namePath ? -1 : 0))
-      .map((c): PlanStep => ({ action: 'delete', kind: 'classification', key: c.namePath, words: [`delete classification '${c.namePath}'`], current: c }));
-    const groupDeletions = groups.onlyB.map((g): PlanStep => ({ action: 'delete', kind: 'fieldGroup', key: g.name, words: [`delete field group '${g.name}'`], current: g }));
-    const checkDeletions = deletions.filter((s) => s.kind === 'check');
-    const rest = deletions.filter((s) => s.kind !== 'check');
-    steps.push(...checkDeletions, ...fieldDeletions, ...classificationDeletions, ...groupDeletions, ...rest.reverse());
+    // Dependents first: checks and fields, then classifications deepest first, groups, and the catalogue last.
+    const del = <T>(kind: StepKind, items: T[], key: (t: T) => string, what: string): PlanStep[] =>
+      items.map((item) => ({ action: 'delete', kind, key: key(item), words: [`delete ${what} '${key(item)}'`], current: item }) as PlanStep);
+    const deepestFirst = [...classifications.onlyB].sort((x, y) => (x.namePath < y.namePath ? 1 : x.namePath > y.namePath ? -1 : 0));
+    steps.push(
+      ...del('check', checks.onlyB, (c) => c.name, 'check'),
+      ...del('field', fields.onlyB, (f) => f.name, 'field (and its values)'),
+      ...del('classification', deepestFirst, (c) => c.namePath, 'classification'),
+      ...del('fieldGroup', groups.onlyB, (g) => g.name, 'field group'),
+      ...deletions.reverse(),
+    );
   }
   return { steps, refusals };
 }
