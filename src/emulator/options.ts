@@ -16,7 +16,7 @@ export const emulatorOptionSpec = {
 } as const;
 
 export const emulatorUsage =
-  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty] [--records N] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR]';
+  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty|DIR] [--records N] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR]';
 
 /** Turns parsed flags into options; throws an Error with a user-facing message on a bad value. */
 export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOptions {
@@ -31,8 +31,10 @@ export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOpti
   options.data = str('data');
   const seed = str('seed');
   if (seed !== undefined) {
-    if (seed !== 'demo' && seed !== 'empty') throw new Error(`--seed must be demo or empty, got '${seed}'`);
-    options.seed = seed;
+    // Anything else is a folder `dam tenant pull` wrote (read and checked when the emulator starts).
+    if (seed === 'demo' || seed === 'empty') options.seed = seed;
+    else if (seed.trim() === '') throw new Error(`--seed must be demo, empty or a tenant folder, got ''`);
+    else options.seedDir = seed;
   }
   const records = str('records');
   if (records !== undefined) {

@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
+import { readTenantFolder, seedFromFolder, seedSyntheticRecords } from './seed/tenantFolder';
 import { growRecords } from './seed/scale';
 import { CountIndexHolder, type CountIndexMode, type CountIndexTuning } from './search/countIndex';
 
@@ -45,6 +46,8 @@ export interface EmulatorOptions {
   data?: string;
   /** Seed used when the store is empty; default 'demo'. Ignored for a store that was seeded before. */
   seed?: 'demo' | 'empty';
+  /** `--seed DIR`: a folder `dam tenant pull` wrote; the emulator starts on that configuration (seed/tenantFolder.ts). */
+  seedDir?: string;
   /** Grows the tenant to this many records (seed/scale.ts), for scaling measurements; a larger tenant is left as it is. */
   records?: number;
   /** `expires_in` of new access tokens in seconds; default 3600. */
@@ -367,8 +370,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const imported = await readImport(options.importDir);
-  // What --import replaces need not be seeded first.
-  const seed = imported ? 'empty' : (options.seed ?? 'demo');
+  // A tenant folder is read and checked before anything opens: a broken file stops the start with its name.
+  const tenantFolder = options.seedDir ? await readTenantFolder(options.seedDir) : undefined;
+  // What --import replaces need not be seeded first; a tenant folder goes on top of the empty seed.
+  const seed = imported || tenantFolder ? 'empty' : (options.seed ?? 'demo');
   const inMemory = !options.database && options.data === ':memory:';
   // A new data folder starts from the tenant prepared at build time, unless an older snapshot needs the old schema first.
   const prepared = imported && !sameSchema(imported) ? undefined : preparedTenant(seed);
@@ -395,8 +400,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       snapshot.catch(() => memoryTemplates.delete(seed));
       await snapshot;
     }
+    if (tenantFolder) await seedFromFolder(store, tenantFolder, log);
     // After the template: the seed's template stays the seed's, whatever a start grows on top of it.
-    if (options.records) await growRecords(store, options.records, log);
+    if (options.records) {
+      if (tenantFolder) await seedSyntheticRecords(store, tenantFolder, options.records, log);
+      else await growRecords(store, options.records, log);
+    }
     let url = '';
     const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
     const built = await buildApp(store, { ...options, snapshotHome }, () => url, blobs);

@@ -54,6 +54,8 @@ export const Commands = {
   emulatorSaveState: 'dam.emulator.saveState',
   emulatorRestoreState: 'dam.emulator.restoreState',
   emulatorReset: 'dam.emulator.reset',
+  tenantPull: 'dam.tenant.pull',
+  tenantCompare: 'dam.tenant.compare',
 } as const;
 
 /** Language id of `.dam-query` files. */

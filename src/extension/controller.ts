@@ -21,6 +21,7 @@ import { FileCommands } from './files/fileCommands';
 import { InspectorFeature } from './inspector/inspectorFeature';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
+import { TenantCommands } from './tenant/tenantCommands';
 
 export const EMULATOR_PROFILE_ID = 'emulator';
 
@@ -90,6 +91,7 @@ export class DamController implements vscode.Disposable {
     void downloads.prune().catch((err: unknown) => this.log.warn(`Downloaded copies: ${String(err)}`));
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log, downloads));
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
+    track(d, new TenantCommands(this.connections, this.log));
     this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
     const statusBar = (this.statusBar = track(d, new ConnectionStatusBar()));
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));

@@ -22,7 +22,14 @@ export const emulatorCommand: Command = {
     // defers until it runs and tsx's CJS hook (mocha) resolves.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { startEmulator } = require('../../emulator/server') as typeof EmulatorServer;
-    const running = await startEmulator({ ...options, log: (line) => io.stderr.write(`${line}\n`) });
+    let running;
+    try {
+      running = await startEmulator({ ...options, log: (line) => io.stderr.write(`${line}\n`) });
+    } catch (err) {
+      // A tenant folder (--seed DIR) that cannot be used is the user's to fix: its message names the file.
+      if ((err as Error).name === 'TenantFolderError') throw new UsageError((err as Error).message);
+      throw err;
+    }
     io.stdout.write(`${listeningLine(running.url)}\n`);
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();

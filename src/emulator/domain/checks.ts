@@ -94,6 +94,9 @@ export const checks = {
     return rows[0];
   },
 
+  /** Deletes a check with its results and their findings. */
+  remove: (db: Queryable, check: CheckRow) => db.query('DELETE FROM checks WHERE id = $1', [check.id]),
+
   async update(db: Queryable, existing: CheckRow, fields: CheckFields): Promise<void> {
     checkRules(fields);
     if (fields.checkCategoryId) await checks.category(db, fields.checkCategoryId);

@@ -122,8 +122,33 @@ export const groups = {
   remove: (db: Queryable, groupId: number) => db.query('DELETE FROM user_groups WHERE id = $1', [groupId]),
 };
 
+/** A culture name as .NET writes it (en-US, zh-Hant-TW, de): checked so a typo is a 400, not a language. */
+const CULTURE = /^[a-z]{2,3}(-[A-Za-z]{4})?(-([A-Z]{2}|\d{3}))?$/;
+
 export const languages = {
   list: (db: Queryable) => db.query<LanguageRow>('SELECT * FROM languages ORDER BY is_neutral DESC, culture'),
+
+  /** Adds a language (administrators, `dam tenant push`); its culture is unique. Returns its id. */
+  async create(db: Queryable, fields: { culture: string; name?: string | null; id?: string | null }): Promise<string> {
+    if (!CULTURE.test(fields.culture)) throw errors.validation(`culture '${fields.culture.slice(0, 40)}' is not a culture name such as en-US.`);
+    if ((await db.query('SELECT 1 FROM languages WHERE lower(culture) = lower($1)', [fields.culture])).length) {
+      throw errors.validation(`A language with the culture '${fields.culture}' already exists.`);
+    }
+    const id = (fields.id && normaliseGuid(fields.id)) || randomBytes(16).toString('hex');
+    await db.query('INSERT INTO languages (id, culture, name, is_neutral) VALUES ($1, $2, $3, false)', [id, fields.culture, fields.name || fields.culture]);
+    return id;
+  },
+
+  async rename(db: Queryable, row: LanguageRow, name: string): Promise<void> {
+    await db.query('UPDATE languages SET name = $1 WHERE id = $2', [name, row.id]);
+  },
+
+  /** Removes a language with the values and labels kept in it; the neutral language stays. */
+  async remove(db: Queryable, row: LanguageRow): Promise<void> {
+    if (row.is_neutral || row.id === NEUTRAL_LANGUAGE) throw errors.validation('The neutral language cannot be deleted.');
+    await db.query('DELETE FROM field_values WHERE language_id = $1', [row.id]);
+    await db.query('DELETE FROM languages WHERE id = $1', [row.id]);
+  },
   async find(db: Queryable, id: string): Promise<LanguageRow> {
     const guid = normaliseGuid(id);
     const row = guid ? (await db.query<LanguageRow>('SELECT * FROM languages WHERE id = $1', [guid]))[0] : undefined;
@@ -139,5 +164,29 @@ export const contentTypes = {
     const row = (await db.query<ContentTypeRow>('SELECT * FROM content_types WHERE id = $1 OR lower(name) = lower($2::text)', [normaliseGuid(idOrName) ?? '', idOrName]))[0];
     if (!row) throw errors.noDataFound('content type', idOrName.slice(0, 100));
     return row;
+  },
+
+  /** Adds a content type (administrators, `dam tenant push`); its name is unique. Returns its id. */
+  async create(db: Queryable, fields: { name: string; labels?: { languageId: string; value: string }[] | null }): Promise<string> {
+    if ((await db.query('SELECT 1 FROM content_types WHERE lower(name) = lower($1)', [fields.name])).length) {
+      throw errors.validation(`A content type named '${fields.name}' already exists.`);
+    }
+    const id = randomBytes(16).toString('hex');
+    await db.query('INSERT INTO content_types (id, name, labels) VALUES ($1, $2, $3)', [id, fields.name, JSON.stringify(fields.labels ?? [])]);
+    return id;
+  },
+
+  async update(db: Queryable, row: ContentTypeRow, fields: { name?: string | null; labels?: { languageId: string; value: string }[] | null }): Promise<void> {
+    if (fields.name && fields.name.toLowerCase() !== row.name.toLowerCase()) {
+      throw errors.validation(`A content type's name does not change (records name it): '${row.name}' stays '${row.name}'.`);
+    }
+    if (fields.labels !== undefined) await db.query('UPDATE content_types SET labels = $1 WHERE id = $2', [JSON.stringify(fields.labels ?? []), row.id]);
+  },
+
+  /** Removes a content type no record has. */
+  async remove(db: Queryable, row: ContentTypeRow): Promise<void> {
+    const used = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM records WHERE lower(content_type) = lower($1)', [row.name]);
+    if (used[0]?.n) throw errors.validation(`The content type '${row.name}' is used by ${used[0].n} records and cannot be deleted.`);
+    await db.query('DELETE FROM content_types WHERE id = $1', [row.id]);
   },
 };

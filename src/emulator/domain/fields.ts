@@ -23,6 +23,24 @@ export interface FieldDefinitionFields {
   items?: { addOrUpdate?: { id?: string; name: string; label?: string }[]; remove?: (string | { id: string })[] } | null;
   rootClassificationId?: string | null;
   sortIndex?: number | null;
+  /** Other members of the body (validation and display properties): kept as sent, a null removes one. */
+  properties?: Record<string, unknown>;
+}
+
+/** Members of a definition body the emulator interprets (or derives); any other member is a kept property. */
+const DEFINITION_MEMBERS = new Set(
+  ['id', 'name', 'label', 'labels', 'dataType', 'fieldGroupId', 'isRequired', 'isLocalizable', 'defaultValue', 'items', 'rootClassificationId', 'sortIndex', 'createdOn', 'modifiedOn', 'createdBy', 'modifiedBy', '_links', '_embedded'].map((m) => m.toLowerCase()),
+);
+
+/** The members of a (lenient) body that are kept as properties; at most 64 KB of them. */
+export function definitionProperties(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (DEFINITION_MEMBERS.has(key.toLowerCase()) || key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    out[key] = value;
+  }
+  if (JSON.stringify(out).length > 65_536) throw errors.validation('The field definition carries more than 64 KB of other properties.');
+  return out;
 }
 
 export interface FieldGroupFields {
@@ -86,6 +104,14 @@ export const fieldDefinitions = {
     if (fields.defaultValue !== undefined) a.set('default_value', fields.defaultValue === null ? null : JSON.stringify(fields.defaultValue));
     if (fields.rootClassificationId !== undefined) a.set('root_classification_id', fields.rootClassificationId ? normaliseGuid(fields.rootClassificationId) : null);
     if (fields.sortIndex !== undefined) a.set('sort_index', fields.sortIndex ?? 0);
+    if (fields.properties && Object.keys(fields.properties).length) {
+      const kept: Record<string, unknown> = { ...(current?.properties ?? {}) };
+      for (const [key, value] of Object.entries(fields.properties)) {
+        if (value === null) delete kept[key];
+        else kept[key] = value;
+      }
+      a.set('properties', JSON.stringify(kept));
+    }
     if (fields.items) {
       let options = current?.options ?? [];
       const removed = new Set((fields.items.remove ?? []).map((r) => (typeof r === 'string' ? r : r.id)).map((r) => normaliseGuid(r) ?? r));

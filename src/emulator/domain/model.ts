@@ -65,6 +65,8 @@ export interface FieldDefinitionRow {
   options: { id: string; name: string; label: string }[];
   root_classification_id: string | null;
   sort_index: number;
+  /** Properties the emulator keeps for the tenant without interpreting them (validation, display). */
+  properties: Record<string, unknown>;
   created_on: Date;
   modified_on: Date;
 }
@@ -247,6 +249,7 @@ export const fieldDefinitionType = defineType<FieldDefinitionRow>({
   name: 'fielddefinition',
   self: (d, rc) => `${core(rc)}/fielddefinition/${d.id}`,
   attributes: (d, rc) => ({
+    ...(d.properties ?? {}),
     id: d.id,
     name: d.name,
     label: d.labels[0]?.value ?? d.name,

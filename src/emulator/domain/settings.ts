@@ -1,5 +1,6 @@
 // Settings and setting definitions (`.renditionPreset`, `.fileVersionCreatedHooks`, …): the repository, and the
 // rules a new value must follow.
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { errors } from '../errors';
 import type { Queryable } from '../storage/store';
@@ -38,6 +39,23 @@ export const settings = {
   list: (db: Queryable) => db.query<SettingRow>(`${SETTINGS_SQL} ORDER BY d.name`),
 
   definitions: (db: Queryable) => db.query<SettingDefinitionRow>('SELECT * FROM setting_definitions ORDER BY name'),
+
+  /** Defines a new setting (administrators, `dam tenant push`); its name is unique. Returns its id. */
+  async define(db: Queryable, d: { name: string; category?: string | null; dataType: string; description?: string | null; defaultValue?: unknown }): Promise<string> {
+    if ((await db.query('SELECT 1 FROM setting_definitions WHERE lower(name) = lower($1)', [d.name])).length) {
+      throw errors.validation(`A setting named '${d.name}' is already defined.`);
+    }
+    const id = randomBytes(16).toString('hex');
+    await db.query('INSERT INTO setting_definitions (name, id, category, data_type, description, default_value) VALUES ($1, $2, $3, $4, $5, $6)', [
+      d.name,
+      id,
+      d.category ?? '',
+      d.dataType,
+      d.description ?? '',
+      JSON.stringify(d.defaultValue ?? null),
+    ]);
+    return id;
+  },
 
   /** By name (case-insensitive, e.g. `.renditionPreset`) or id; 404 when there is none. */
   async find(db: Queryable, nameOrId: string): Promise<SettingRow> {

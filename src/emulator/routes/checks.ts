@@ -162,6 +162,21 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   });
 
   route(app, ctx, {
+    method: 'DELETE',
+    url: '/api/core/checks/:id',
+    summary: 'Delete a check and its results',
+    tag,
+    rights: [Rights.SystemAdministration],
+    action: 'delete check definitions',
+    params: IdParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, reply }) => {
+      await checks.remove(store, await checks.find(store, params.id));
+      return noContent(reply);
+    },
+  });
+
+  route(app, ctx, {
     method: 'POST',
     url: '/api/core/fileversion/:versionId/CheckResults',
     summary: 'Publish a check result on a file version (outcome may be null when findings give the rollup)',

@@ -50,6 +50,9 @@ export const UserCreateBody = UserBody.extend({
 });
 
 const IdParams = z.object({ id: Segment });
+const Label = z.object({ languageId: z.string().max(100), value: z.string().max(1000) });
+const LanguageBody = z.object({ culture: z.string().min(1).max(40).nullish(), name: z.string().min(1).max(200).nullish() }).loose();
+const ContentTypeBody = z.object({ name: z.string().min(1).max(200).nullish(), labels: z.array(Label).max(100).nullish() }).loose();
 const admin = { rights: [Rights.SystemAdministration] };
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
@@ -247,6 +250,99 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     query: ListQuery,
     responses: { 200: { description: 'A page of content types', schema: paged(ContentTypeSchema) } },
     handler: async ({ request }) => listSmall(ctx, request, contentTypeType, await contentTypes.list(ctx.store)),
+  });
+  route(app, ctx, {
+    method: 'POST',
+    url: [`${base}/language`, `${base}/languages`],
+    summary: 'Add a language (its culture is unique)',
+    tag: 'Languages and content types',
+    ...admin,
+    action: 'add languages',
+    body: LanguageBody,
+    responses: { 201: { description: 'The new language', schema: LanguageSchema } },
+    handler: async ({ body, request, reply }) => {
+      if (!body.culture) throw ctx.errors.validation('culture is required (a culture name such as en-US).');
+      const id = await ctx.store.transaction((tx) => languages.create(tx, { culture: body.culture!, name: body.name }));
+      const rc = rcOf(request);
+      return created(reply, `${core(rc)}/language/${id}`, await render(languageType, await languages.find(ctx.store, id), rc));
+    },
+  });
+  route(app, ctx, {
+    method: 'PUT',
+    url: `${base}/language/:id`,
+    summary: "Rename a language (its culture does not change)",
+    tag: 'Languages and content types',
+    ...admin,
+    action: 'change languages',
+    params: IdParams,
+    body: LanguageBody,
+    responses: { 204: { description: 'Changed' } },
+    handler: async ({ params, body, reply }) => {
+      const row = await languages.find(ctx.store, params.id);
+      if (body.culture && body.culture.toLowerCase() !== row.culture.toLowerCase()) throw ctx.errors.validation("A language's culture does not change.");
+      if (body.name) await languages.rename(ctx.store, row, body.name);
+      return noContent(reply);
+    },
+  });
+  route(app, ctx, {
+    method: 'DELETE',
+    url: `${base}/language/:id`,
+    summary: 'Delete a language and the values and labels in it',
+    tag: 'Languages and content types',
+    ...admin,
+    action: 'delete languages',
+    params: IdParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, reply }) => {
+      const row = await languages.find(ctx.store, params.id);
+      await ctx.store.transaction((tx) => languages.remove(tx, row));
+      return noContent(reply);
+    },
+  });
+  route(app, ctx, {
+    method: 'POST',
+    url: [`${base}/contenttype`, `${base}/contenttypes`],
+    summary: 'Add a content type (its name is unique)',
+    tag: 'Languages and content types',
+    ...admin,
+    action: 'add content types',
+    body: ContentTypeBody,
+    responses: { 201: { description: 'The new content type', schema: ContentTypeSchema } },
+    handler: async ({ body, request, reply }) => {
+      if (!body.name) throw ctx.errors.validation('name is required.');
+      const id = await ctx.store.transaction((tx) => contentTypes.create(tx, { name: body.name!, labels: body.labels }));
+      const rc = rcOf(request);
+      return created(reply, `${core(rc)}/contenttype/${id}`, await render(contentTypeType, await contentTypes.find(ctx.store, id), rc));
+    },
+  });
+  route(app, ctx, {
+    method: 'PUT',
+    url: `${base}/contenttype/:id`,
+    summary: "Change a content type's labels",
+    tag: 'Languages and content types',
+    ...admin,
+    action: 'change content types',
+    params: IdParams,
+    body: ContentTypeBody,
+    responses: { 204: { description: 'Changed' } },
+    handler: async ({ params, body, reply }) => {
+      await contentTypes.update(ctx.store, await contentTypes.find(ctx.store, params.id), body);
+      return noContent(reply);
+    },
+  });
+  route(app, ctx, {
+    method: 'DELETE',
+    url: `${base}/contenttype/:id`,
+    summary: 'Delete a content type no record has',
+    tag: 'Languages and content types',
+    ...admin,
+    action: 'delete content types',
+    params: IdParams,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ params, reply }) => {
+      await contentTypes.remove(ctx.store, await contentTypes.find(ctx.store, params.id));
+      return noContent(reply);
+    },
   });
   route(app, ctx, {
     method: 'GET',

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { FIELD_DATA_TYPES } from '../../core/search';
 import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
-import { fieldDefinitions, fieldGroups } from '../domain/fields';
+import { definitionProperties, fieldDefinitions, fieldGroups } from '../domain/fields';
 import { core, fieldDefinitionType, fieldGroupType } from '../domain/model';
 import { render, renderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
@@ -71,7 +71,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     body: FieldDefinitionBody,
     responses: { 201: { description: 'The new definition', schema: FieldDefinitionSchema } },
     handler: async ({ body, request, reply }) => {
-      const id = await store.transaction((tx) => fieldDefinitions.write(tx, body, ctx.clock.now()));
+      const fields = { ...body, properties: definitionProperties(body) };
+      const id = await store.transaction((tx) => fieldDefinitions.write(tx, fields, ctx.clock.now()));
       const rc = renderContext(ctx, request);
       return created(reply, `${core(rc)}/fielddefinition/${id}`, await render(fieldDefinitionType, await fieldDefinitions.find(store, id), rc));
     },
@@ -88,7 +89,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 204: { description: 'Changed' } },
     handler: async ({ params, body, reply }) => {
       const row = await fieldDefinitions.find(store, params.id);
-      await store.transaction((tx) => fieldDefinitions.write(tx, body, ctx.clock.now(), row));
+      const fields = { ...body, properties: definitionProperties(body) };
+      await store.transaction((tx) => fieldDefinitions.write(tx, fields, ctx.clock.now(), row));
       return noContent(reply);
     },
   });

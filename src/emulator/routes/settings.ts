@@ -6,7 +6,7 @@ import type { EmulatorContext } from '../context';
 import { core } from '../domain/model';
 import { settings, type SettingDefinitionRow, type SettingRow } from '../domain/settings';
 import { defineType, render, renderContext } from '../hal';
-import { ListQuery, Segment, noContent, route } from '../routeTable';
+import { ListQuery, Segment, created, noContent, route } from '../routeTable';
 import { SettingDefinitionSchema, SettingSchema, paged } from '../schemas';
 import { listSmall } from './collection';
 
@@ -48,6 +48,15 @@ export const SettingBody = z
   })
   .loose();
 const NameParams = z.object({ name: Segment });
+const SettingDefinitionBody = z
+  .object({
+    name: z.string().min(1).max(200),
+    category: z.string().max(200).nullish(),
+    dataType: z.string().min(1).max(100),
+    description: z.string().max(10_000).nullish(),
+    defaultValue: z.unknown().optional(),
+  })
+  .loose();
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const tag = 'Settings';
@@ -103,6 +112,21 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     query: ListQuery,
     responses: { 200: { description: 'A page of setting definitions', schema: paged(SettingDefinitionSchema) } },
     handler: async ({ request }) => listSmall(ctx, request, settingDefinitionType, await settings.definitions(ctx.store)),
+  });
+  route(app, ctx, {
+    method: 'POST',
+    url: ['/api/core/settingdefinition', '/api/core/settingdefinitions'],
+    summary: 'Define a new setting (its name is unique)',
+    tag,
+    rights: [Rights.SystemAdministration],
+    action: 'define settings',
+    body: SettingDefinitionBody,
+    responses: { 201: { description: 'The new definition', schema: SettingDefinitionSchema } },
+    handler: async ({ body, request, reply }) => {
+      await settings.define(ctx.store, body);
+      const rc = renderContext(ctx, request);
+      return created(reply, `${core(rc)}/settingdefinition/${encodeURIComponent(body.name)}`, await render(settingDefinitionType, await settings.find(ctx.store, body.name), rc));
+    },
   });
   route(app, ctx, {
     method: 'GET',

@@ -1,0 +1,164 @@
+// `dam tenant pull|diff|push`: a tenant's configuration as files to commit, compared in words, and promoted from one
+// tenant to the next with a plan to review (a dry run unless --apply).
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { diffConfigs, fromFiles, planPush, stepTitle, toFiles, unplannedDifferences, type TenantConfig } from '../../core/tenant';
+import { applyPlan, pullTenant } from '../../api/tenant';
+import type { Command, CommandIO } from '../command';
+import { UsageError } from '../command';
+import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
+
+/** Every file under `dir` (relative paths with `/`), except inside dot-folders such as .git. */
+export async function readFolder(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (at: string) => {
+    let entries;
+    try {
+      entries = await readdir(at, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`no folder ${dir}`);
+      throw err;
+    }
+    for (const entry of entries) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') || entry.name === '.schema') await walk(path);
+      } else if (entry.isFile()) files.set(relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8'));
+    }
+  };
+  await walk(dir);
+  return files;
+}
+
+/** Writes the folder's files; a field file the configuration no longer has is removed, so the folder is exactly it. */
+async function writeFolder(dir: string, files: Map<string, string>): Promise<void> {
+  let before = new Map<string, string>();
+  try {
+    before = await readFolder(dir);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+  }
+  for (const [path, text] of files) {
+    if (before.get(path) === text) continue;
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  for (const path of before.keys()) if (/^fields\/[^/]+\.json$/.test(path) && !files.has(path)) await rm(join(dir, path));
+}
+
+/** A folder's configuration, or a usage error listing each problem with its file. */
+export async function loadFolder(dir: string): Promise<TenantConfig> {
+  const { config, problems } = fromFiles(await readFolder(dir));
+  if (!config) throw new UsageError(`${dir} is not a tenant folder dam can use:\n${problems.map((p) => `  ${join(dir, p.file)}: ${p.message}`).join('\n')}`);
+  return config;
+}
+
+const isConnection = (side: string) => /^https?:\/\//i.test(side);
+
+async function pullSide(side: string, values: Record<string, unknown>, io: CommandIO): Promise<TenantConfig> {
+  if (!isConnection(side)) return loadFolder(side);
+  const client = connect({ ...values, url: side }, io);
+  return (await pullTenant(client, { signal: io.signal })).config;
+}
+
+function progress(io: CommandIO, quiet: boolean) {
+  return (message: string) => {
+    if (!quiet) io.stderr.write(`${message}\n`);
+  };
+}
+
+const bounds = (values: Record<string, unknown>) => {
+  const number = (name: string, max: number) => {
+    const text = values[name];
+    if (typeof text !== 'string') return undefined;
+    if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) throw new UsageError(`--${name} must be a number from 1 to ${max}, got '${text}'`);
+    return Number(text);
+  };
+  return { maxClassifications: number('max-classifications', 1_000_000), maxDepth: number('max-depth', 100) };
+};
+
+const pull: Command = {
+  name: ['tenant', 'pull'],
+  summary: "Write a tenant's configuration (fields, classifications, languages, checks, settings: not its assets) into a folder.",
+  usage: `dam tenant pull DIR [--max-classifications N] [--max-depth D] [--quiet] ${CONNECTION_USAGE}`,
+  options: { ...connectionOptions, 'max-classifications': { type: 'string' }, 'max-depth': { type: 'string' }, quiet: { type: 'boolean' } },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) throw new UsageError(`give one folder to write\nusage: ${pull.usage}`);
+    const [dir] = positionals;
+    const started = Date.now();
+    const client = connect(values, io);
+    const { config, notes } = await pullTenant(client, { ...bounds(values), signal: io.signal, onProgress: progress(io, values.quiet === true) });
+    await writeFolder(dir, toFiles(config));
+    for (const note of notes) io.stderr.write(`note: ${note}\n`);
+    io.stdout.write(
+      `Pulled ${config.fields.length} fields, ${config.classifications.length} classifications, ${config.languages.length} languages, ` +
+        `${config.contentTypes.length} content types, ${config.checks.length} checks and ${Object.keys(config.settings).length} settings into ${dir} ` +
+        `(${((Date.now() - started) / 1000).toFixed(1)} s).\n`,
+    );
+    return 0;
+  },
+};
+
+const diff: Command = {
+  name: ['tenant', 'diff'],
+  summary: 'Compare two tenant configurations (each a folder or a connection URL) and print what differs, in words.',
+  usage: `dam tenant diff A B [--json] [--exit-code]   (A, B: a folder from \`dam tenant pull\`, or an http(s) URL)`,
+  options: { ...connectionOptions, json: { type: 'boolean' }, 'exit-code': { type: 'boolean' } },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 2) throw new UsageError(`give two sides to compare\nusage: ${diff.usage}`);
+    const [a, b] = await Promise.all(positionals.map((side) => pullSide(side, values, io)));
+    const differences = diffConfigs(a, b);
+    if (values.json === true) io.stdout.write(`${JSON.stringify(differences, null, 2)}\n`);
+    else if (!differences.length) io.stdout.write('No differences.\n');
+    else io.stdout.write(`${differences.map((d) => d.words).join('\n')}\n`);
+    return values['exit-code'] === true && differences.length ? 1 : 0;
+  },
+};
+
+const push: Command = {
+  name: ['tenant', 'push'],
+  summary: 'Plan (default) or apply (--apply) the changes that make a tenant hold a folder\'s configuration.',
+  usage: `dam tenant push DIR --to URL [--dry-run | --apply] [--prune] [--json] ${CONNECTION_USAGE}`,
+  options: { ...connectionOptions, to: { type: 'string' }, 'dry-run': { type: 'boolean' }, apply: { type: 'boolean' }, prune: { type: 'boolean' }, json: { type: 'boolean' } },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) throw new UsageError(`give one folder to push\nusage: ${push.usage}`);
+    if (typeof values.to !== 'string' || !isConnection(values.to)) throw new UsageError(`--to must name the target tenant's URL\nusage: ${push.usage}`);
+    if (values.apply === true && values['dry-run'] === true) throw new UsageError('--dry-run and --apply contradict each other');
+    const desired = await loadFolder(positionals[0]);
+    const client = connect({ ...values, url: values.to }, io);
+    const { config: current } = await pullTenant(client, { signal: io.signal });
+    const plan = planPush(desired, current, { prune: values.prune === true });
+    const left = values.prune === true ? [] : unplannedDifferences(desired, current, plan).filter((d) => d.words.endsWith(' removed'));
+    const json = values.json === true;
+    if (!json) {
+      io.stdout.write(plan.steps.length ? `Plan: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'}\n` : 'Plan: nothing to do: the target holds this configuration.\n');
+      for (const [i, step] of plan.steps.entries()) io.stdout.write(`${i + 1}. ${stepTitle(step)}\n${step.words.map((w) => `     ${w}\n`).join('')}`);
+      if (left.length) io.stdout.write(`Only on the target (kept; --prune deletes them): ${left.map((d) => `${d.kind} '${d.key}'`).join(', ')}\n`);
+      for (const r of plan.refusals) io.stdout.write(`refused: ${r}\n`);
+    }
+    if (plan.refusals.length) {
+      if (json) io.stdout.write(`${JSON.stringify({ plan, applied: false }, null, 2)}\n`);
+      io.stderr.write('dam: the plan was refused: nothing was written.\n');
+      return 2;
+    }
+    if (values.apply !== true) {
+      if (json) io.stdout.write(`${JSON.stringify({ plan, applied: false }, null, 2)}\n`);
+      else if (plan.steps.length) io.stdout.write('This was a dry run: nothing was written. Run again with --apply to apply the plan.\n');
+      return 0;
+    }
+    const report = await applyPlan(client, plan, current, {
+      signal: io.signal,
+      onStep: (step, index, total) => {
+        if (!json) io.stderr.write(`[${index + 1}/${total}] ${stepTitle(step)}\n`);
+      },
+    });
+    if (json) io.stdout.write(`${JSON.stringify({ plan, applied: true, report }, null, 2)}\n`);
+    else if (report.failed) {
+      io.stdout.write(`Applied ${report.applied.length} of ${plan.steps.length} steps, then the target refused one:\n  ${report.failed.reason}\n`);
+      if (report.notApplied.length) io.stdout.write(`Not applied: ${report.notApplied.map(stepTitle).join('; ')}\n`);
+    } else io.stdout.write(`Applied ${report.applied.length} step${report.applied.length === 1 ? '' : 's'}.\n`);
+    return report.failed ? 1 : 0;
+  },
+};
+
+export const tenantCommands: Command[] = [pull, diff, push];

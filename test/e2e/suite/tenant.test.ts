@@ -1,0 +1,41 @@
+// DAM: Pull Tenant Configuration and Compare Tenant Configuration inside a real VS Code against the emulator: the
+// pull writes the folder `dam tenant pull` writes, the comparison of that folder finds nothing, and after one file
+// changes it opens a diff and names exactly that change.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DamApi } from '../../../src/extension/controller';
+
+describe('DAM tenant configuration commands', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<DamApi>('dam-workbench.dam-workbench');
+    assert.ok(ext);
+    const dam = await ext.activate();
+    if (dam.connections.state.kind !== 'connected' || dam.connections.session?.profile.kind !== 'emulator') {
+      await vscode.commands.executeCommand('dam.startEmulator');
+    }
+    assert.equal(dam.connections.state.kind, 'connected');
+  });
+
+  it('pulls into a folder, compares it with no difference, then names one changed option and opens the diff', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dam-tenant-e2e-'));
+    const pulled = await vscode.commands.executeCommand<vscode.Uri>('dam.tenant.pull', vscode.Uri.file(dir));
+    assert.equal(pulled?.fsPath, dir);
+    const field = JSON.parse(readFileSync(join(dir, 'fields', 'UsageRights.json'), 'utf8')) as { options: { id: string; name: string }[] };
+    assert.ok(field.options.some((o) => o.name === 'Licensed'));
+
+    assert.deepEqual(await vscode.commands.executeCommand<string[]>('dam.tenant.compare', vscode.Uri.file(dir)), []);
+
+    field.options = field.options.filter((o) => o.name !== 'Licensed');
+    writeFileSync(join(dir, 'fields', 'UsageRights.json'), JSON.stringify(field, null, 2));
+    const words = await vscode.commands.executeCommand<string[]>('dam.tenant.compare', vscode.Uri.file(dir));
+    assert.deepEqual(words, ["field 'UsageRights' gained option 'Licensed'"]);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the comparison opens as a diff');
+    assert.match(tab.label, /^Tenant folder ↔ /);
+  });
+});
