@@ -132,7 +132,12 @@ export class DamController implements vscode.Disposable {
 
   /** The README's section on connections, in the Markdown preview. */
   private async readAboutConnections(): Promise<void> {
-    const readme = vscode.Uri.joinPath(this.context.extensionUri, 'README.md');
+    // vsce stores the package's README as `readme.md`; a development host has the repository's `README.md`.
+    const packaged = vscode.Uri.joinPath(this.context.extensionUri, 'readme.md');
+    const readme = await vscode.workspace.fs.stat(packaged).then(
+      () => packaged,
+      () => vscode.Uri.joinPath(this.context.extensionUri, 'README.md'),
+    );
     await vscode.commands.executeCommand('markdown.showPreview', readme.with({ fragment: 'connections' }));
   }
 
