@@ -22,6 +22,8 @@ const importMetaShim = {
   define: { 'import.meta.url': '__importMetaUrl' },
 };
 
+const PACKAGE_VERSION = JSON.parse(readFileSync('package.json', 'utf8')).version;
+
 const ACTIVATION_STAMP = 'var __damLoadStart = performance.now();';
 
 const common = {
@@ -77,7 +79,15 @@ const builds = [
   { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
   // `dam` without the emulator's server: `dam emulator` requires `./emulatorServer.js` (below) when it runs, so every
   // other command starts without compiling fastify, PGlite and the routes (most of a `dam` start was that).
-  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, plugins: [emulatorServerApart] },
+  {
+    ...common,
+    ...importMetaShim,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js },
+    define: { ...importMetaShim.define, DAM_WORKBENCH_VERSION: JSON.stringify(PACKAGE_VERSION) },
+    plugins: [emulatorServerApart],
+  },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/server.ts'], outfile: 'dist/emulatorServer.js', stampPrepared: true },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', stampPrepared: true },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).

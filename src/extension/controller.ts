@@ -19,6 +19,7 @@ import { DownloadedVersions } from './findings/downloadedVersions';
 import { FindingDiagnostics } from './findings/findingDiagnostics';
 import { FileCommands } from './files/fileCommands';
 import { InspectorFeature } from './inspector/inspectorFeature';
+import { TerminalEnvironment } from './terminal/terminalEnvironment';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 
@@ -91,6 +92,7 @@ export class DamController implements vscode.Disposable {
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log, downloads));
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
     this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
+    track(d, new TerminalEnvironment(context, this.connections, this.emulator, this.log));
     const statusBar = (this.statusBar = track(d, new ConnectionStatusBar()));
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));

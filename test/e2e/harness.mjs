@@ -280,6 +280,8 @@ function workbenchEnv(runDir, extra) {
     XDG_CONFIG_HOME: join(runDir, 'config'),
     XDG_DATA_HOME: join(runDir, 'data'),
     XDG_CACHE_HOME: join(runDir, 'cache'),
+    // The emulator the extension starts is recorded for `dam` there (src/api/emulatorDiscovery.ts): per workbench.
+    XDG_STATE_HOME: join(runDir, 'state'),
     XDG_RUNTIME_DIR: join(runDir, 'run'),
     ...extra,
   });
