@@ -39,11 +39,16 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
-/** Keeps the emulator's server out of the CLI's bundle: the `dam emulator` command's require of it loads dist/emulatorServer.js. */
+/**
+ * The emulator's server is bundled once, as dist/emulatorServer.js: the `dam emulator` command's require of it and the
+ * emulator process's entry (dist/emulator.js, which the extension starts) both load that file.
+ */
 const emulatorServerApart = {
   name: 'emulator-server-apart',
   setup(build) {
-    build.onResolve({ filter: /\/emulator\/server$/ }, (args) => (/[\\/]cli[\\/]commands[\\/]emulator\.ts$/.test(args.importer) ? { path: './emulatorServer.js', external: true } : undefined));
+    build.onResolve({ filter: /(\/emulator\/server|^\.\/server)$/ }, (args) =>
+      /[\\/]cli[\\/]commands[\\/]emulator\.ts$|[\\/]emulator[\\/]main\.ts$/.test(args.importer) ? { path: './emulatorServer.js', external: true } : undefined,
+    );
   },
 };
 
@@ -62,10 +67,20 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
     // `./inspector.js` is the Emulator Requests view, loaded when it first shows or an inspector command runs.
     // `./emulatorState.js` saves, restores and resets the emulator's state, loaded on the first of those commands.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js'],
+    // `zod` (about 440 KB minified) is bundled once, as `./zod.js`, which every module above that validates loads.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js', './zod.js'],
+    plugins: [zodApart],
     banner: { js: ACTIVATION_STAMP },
   };
 }
+
+/** The extension's modules share one copy of zod: `import … from 'zod'` becomes a require of dist/zod.js. */
+const zodApart = {
+  name: 'zod-apart',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: './zod.js', external: true }));
+  },
+};
 
 const builds = [
   // The banner stamps the moment the bundle starts loading, so activation time includes module load.
@@ -77,6 +92,8 @@ const builds = [
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/inspector/module.ts', 'dist/inspector.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
+  // zod for the extension's modules (see zodApart).
+  { ...common, entryPoints: ['zod'], outfile: 'dist/zod.js', sourcemap: production ? false : 'linked', minify: production },
   // `dam` without the emulator's server: `dam emulator` requires `./emulatorServer.js` (below) when it runs, so every
   // other command starts without compiling fastify, PGlite and the routes (most of a `dam` start was that).
   {
@@ -89,7 +106,8 @@ const builds = [
     plugins: [emulatorServerApart],
   },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/server.ts'], outfile: 'dist/emulatorServer.js', stampPrepared: true },
-  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', stampPrepared: true },
+  // The emulator process the extension starts: its flags and signals around dist/emulatorServer.js (a few KB).
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', plugins: [emulatorServerApart] },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/storage/initdbMain.ts'], outfile: 'dist/initdb.js' },
   // The image worker process (src/emulator/images/pool.ts). sharp is a native module, so it is not bundled: it loads
@@ -150,7 +168,7 @@ function sourceSignature() {
   return hash.digest('hex');
 }
 
-const OUTPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/emulatorServer.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
+const OUTPUTS = ['dist/extension.js', 'dist/zod.js', 'dist/cli.js', 'dist/emulatorServer.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
 const upToDate = (signature) =>
   !force && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === signature && OUTPUTS.every((file) => existsSync(file));
 
