@@ -1,9 +1,10 @@
 // Bundles the three faces: the extension (vscode external), the `dam` CLI, and the emulator process, and prepares
 // the emulator's tenants (dist/prepared/) when the code that makes them changed.
-// Quiet on success so `npm run --silent dam -- …` prints only the command's own output. Builds nothing when no
-// source changed since the last build of the same kind (`--force` builds anyway), so `npm run emulator`, which
-// builds first, starts at once the second time.
-import { spawnSync } from 'node:child_process';
+// Quiet when nothing changed, so `npm run --silent dam -- …` prints only the command's own output; a build says on
+// stderr what it does, a step a line with how long that step took last time. Builds nothing when no source changed
+// since the last build of the same kind (`--force` builds anyway), so `npm run emulator`, which builds first, starts
+// at once the second time.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -188,14 +189,51 @@ async function preparedFingerprint(esbuild) {
   return hash.digest('hex').slice(0, 32);
 }
 
-function ensurePrepared(fingerprint) {
+/**
+ * Says what the build is doing, a line per step on stderr (stdout stays the command's own), each with how long the
+ * same step took the last time (dist/.build-times.json), or a first guess, and records how long it took now.
+ */
+const TIMES = 'dist/.build-times.json';
+const FIRST_GUESS = { fingerprint: 3, migrate: 8, 'seed-empty': 6, 'seed-demo': 30, bundles: 15 };
+const lastTimes = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+const tookNow = {};
+let current;
+function step(key, what) {
+  const now = performance.now();
+  if (current) tookNow[current.key] = (now - current.at) / 1000;
+  current = key ? { key, at: now } : undefined;
+  if (!key) return;
+  const seconds = lastTimes[key] ?? FIRST_GUESS[key];
+  const when = seconds === undefined ? '' : ` (about ${seconds < 1 ? 'a second' : `${Math.round(seconds)} s`}${lastTimes[key] === undefined ? '' : ', as last time'})`;
+  process.stderr.write(`esbuild: ${what}${when}\n`);
+}
+function recordTimes() {
+  step(undefined);
+  const rounded = Object.fromEntries(Object.entries({ ...lastTimes, ...tookNow }).map(([key, s]) => [key, Math.round(s * 10) / 10]));
+  writeFileSync(TIMES, `${JSON.stringify(rounded, null, 2)}\n`);
+}
+
+async function ensurePrepared(fingerprint) {
   const manifest = join(PREPARED, 'prepared.json');
   if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).fingerprint === fingerprint) return;
-  process.stderr.write('esbuild: preparing the emulator\'s demo and empty tenants in dist/prepared (only when seeds or schema change)\n');
+  process.stderr.write("esbuild: preparing the emulator's demo and empty tenants in dist/prepared (only when seeds or schema change)\n");
   const partial = `${PREPARED}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  const run = spawnSync(process.execPath, [PREPARE_BUNDLE, partial, fingerprint], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`preparing the emulator's tenants failed:\n${run.stderr}`);
+  const child = spawn(process.execPath, [PREPARE_BUNDLE, partial, fingerprint], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  let pending = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    pending += chunk;
+    let newline;
+    while ((newline = pending.indexOf('\n')) >= 0) {
+      const match = /^step (\S+) (.*)$/.exec(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+      if (match) step(match[1], `  ${match[2]}`);
+    }
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`preparing the emulator's tenants failed:\n${stderr}`);
   rmSync(PREPARED, { recursive: true, force: true });
   renameSync(partial, PREPARED);
 }
@@ -220,13 +258,19 @@ if (!isMain) {
 } else {
   const signature = sourceSignature();
   if (!upToDate(signature)) {
+    const started = performance.now();
+    process.stderr.write(`esbuild: building dist/ (${production ? 'production' : 'development'}): sources changed since the last build\n`);
     const esbuild = await import('esbuild');
     rmSync(STAMP, { force: true });
     copyRuntimeAssets();
+    step('fingerprint', 'checking whether the prepared tenants are current');
     const fingerprint = await preparedFingerprint(esbuild);
-    ensurePrepared(fingerprint);
+    await ensurePrepared(fingerprint);
+    step('bundles', `bundling the extension, the CLI, the emulator and the webviews, ${builds.length} bundles`);
     await Promise.all(builds.map((options) => esbuild.build(withFingerprint(options, fingerprint))));
+    recordTimes();
     writeFileSync(STAMP, signature);
+    process.stderr.write(`esbuild: built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   } else if (verbose) {
     console.log('esbuild: dist/ is up to date');
   }
