@@ -72,8 +72,12 @@ async function walkthrough(page, screenshot) {
   const container = page.locator('.gettingStartedContainer');
   const start = container.locator('[data-step-id$="startEmulator"]').first();
   await start.waitFor({ state: 'visible', timeout: 30_000 });
-  // The emulator runs in this workbench: its step is done (completion event onContext:dam.emulatorRunning).
-  await eventually(async () => ((await start.getAttribute('aria-checked')) === 'true' ? true : undefined), 'the walkthrough does not mark "Start the local emulator" done while it runs');
+  // The step's button runs Start Local Emulator (here it finds the emulator running and signs in again), which
+  // completes the step. (Its onContext event alone does not: VS Code skips a context already true when it registers.)
+  await start.click();
+  await container.getByRole('button', { name: 'Start Local Emulator' }).click();
+  await eventually(async () => ((await start.getAttribute('aria-checked')) === 'true' ? true : undefined), 'the walkthrough\'s Start Local Emulator button did not complete its step');
+  await page.locator('.statusbar-item', { hasText: 'DAM: Local emulator' }).first().waitFor({ state: 'visible', timeout: 60_000 });
   const browse = container.locator('[data-step-id$="browse"]').first();
   await browse.click();
   const image = container.locator('.getting-started-media img').first();
