@@ -1,12 +1,14 @@
 // Bundles the three faces: the extension (vscode external), the `dam` CLI, and the emulator process, and prepares
 // the emulator's tenants (dist/prepared/) when the code that makes them changed.
-// Quiet on success so `npm run --silent dam -- …` prints only the command's own output. Builds nothing when no
-// source changed since the last build of the same kind (`--force` builds anyway), so `npm run emulator`, which
-// builds first, starts at once the second time.
-import { spawnSync } from 'node:child_process';
+// Quiet when nothing changed, so `npm run --silent dam -- …` prints only the command's own output; a build says on
+// stderr what it does, a step a line with how long that step took last time. Builds nothing when no source changed
+// since the last build of the same kind (`--force` builds anyway), so `npm run emulator`, which builds first, starts
+// at once the second time.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -21,6 +23,8 @@ const importMetaShim = {
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   define: { 'import.meta.url': '__importMetaUrl' },
 };
+
+const PACKAGE_VERSION = JSON.parse(readFileSync('package.json', 'utf8')).version;
 
 const ACTIVATION_STAMP = 'var __damLoadStart = performance.now();';
 
@@ -37,11 +41,16 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
-/** Keeps the emulator's server out of the CLI's bundle: the `dam emulator` command's require of it loads dist/emulatorServer.js. */
+/**
+ * The emulator's server is bundled once, as dist/emulatorServer.js: the `dam emulator` command's require of it and the
+ * emulator process's entry (dist/emulator.js, which the extension starts) both load that file.
+ */
 const emulatorServerApart = {
   name: 'emulator-server-apart',
   setup(build) {
-    build.onResolve({ filter: /\/emulator\/server$/ }, (args) => (/[\\/]cli[\\/]commands[\\/]emulator\.ts$/.test(args.importer) ? { path: './emulatorServer.js', external: true } : undefined));
+    build.onResolve({ filter: /(\/emulator\/server|^\.\/server)$/ }, (args) =>
+      /[\\/]cli[\\/]commands[\\/]emulator\.ts$|[\\/]emulator[\\/]main\.ts$/.test(args.importer) ? { path: './emulatorServer.js', external: true } : undefined,
+    );
   },
 };
 
@@ -60,10 +69,20 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
     // `./inspector.js` is the Emulator Requests view, loaded when it first shows or an inspector command runs.
     // `./emulatorState.js` saves, restores and resets the emulator's state, loaded on the first of those commands.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js'],
+    // `zod` (about 440 KB minified) is bundled once, as `./zod.js`, which every module above that validates loads.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js', './zod.js'],
+    plugins: [zodApart],
     banner: { js: ACTIVATION_STAMP },
   };
 }
+
+/** The extension's modules share one copy of zod: `import … from 'zod'` becomes a require of dist/zod.js. */
+const zodApart = {
+  name: 'zod-apart',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: './zod.js', external: true }));
+  },
+};
 
 const builds = [
   // The banner stamps the moment the bundle starts loading, so activation time includes module load.
@@ -75,11 +94,22 @@ const builds = [
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/inspector/module.ts', 'dist/inspector.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
+  // zod for the extension's modules (see zodApart).
+  { ...common, entryPoints: ['zod'], outfile: 'dist/zod.js', sourcemap: production ? false : 'linked', minify: production },
   // `dam` without the emulator's server: `dam emulator` requires `./emulatorServer.js` (below) when it runs, so every
   // other command starts without compiling fastify, PGlite and the routes (most of a `dam` start was that).
-  { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, plugins: [emulatorServerApart] },
+  {
+    ...common,
+    ...importMetaShim,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js },
+    define: { ...importMetaShim.define, DAM_WORKBENCH_VERSION: JSON.stringify(PACKAGE_VERSION) },
+    plugins: [emulatorServerApart],
+  },
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/server.ts'], outfile: 'dist/emulatorServer.js', stampPrepared: true },
-  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', stampPrepared: true },
+  // The emulator process the extension starts: its flags and signals around dist/emulatorServer.js (a few KB).
+  { ...common, ...importMetaShim, entryPoints: ['src/emulator/main.ts'], outfile: 'dist/emulator.js', plugins: [emulatorServerApart] },
   // Initialises a new data folder in a process of its own, for the emulator (src/emulator/storage/pglite.ts).
   { ...common, ...importMetaShim, entryPoints: ['src/emulator/storage/initdbMain.ts'], outfile: 'dist/initdb.js' },
   // The image worker process (src/emulator/images/pool.ts). sharp is a native module, so it is not bundled: it loads
@@ -140,7 +170,7 @@ function sourceSignature() {
   return hash.digest('hex');
 }
 
-const OUTPUTS = ['dist/extension.js', 'dist/cli.js', 'dist/emulatorServer.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
+const OUTPUTS = ['dist/extension.js', 'dist/zod.js', 'dist/cli.js', 'dist/emulatorServer.js', 'dist/emulator.js', 'dist/initdb.js', 'dist/prepared/prepared.json'];
 const upToDate = (signature) =>
   !force && existsSync(STAMP) && readFileSync(STAMP, 'utf8') === signature && OUTPUTS.every((file) => existsSync(file));
 
@@ -160,14 +190,51 @@ async function preparedFingerprint(esbuild) {
   return hash.digest('hex').slice(0, 32);
 }
 
-function ensurePrepared(fingerprint) {
+/**
+ * Says what the build is doing, a line per step on stderr (stdout stays the command's own), each with how long the
+ * same step took the last time (dist/.build-times.json), or a first guess, and records how long it took now.
+ */
+const TIMES = 'dist/.build-times.json';
+const FIRST_GUESS = { fingerprint: 3, migrate: 8, 'seed-empty': 6, 'seed-demo': 30, bundles: 15 };
+const lastTimes = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+const tookNow = {};
+let current;
+function step(key, what) {
+  const now = performance.now();
+  if (current) tookNow[current.key] = (now - current.at) / 1000;
+  current = key ? { key, at: now } : undefined;
+  if (!key) return;
+  const seconds = lastTimes[key] ?? FIRST_GUESS[key];
+  const when = seconds === undefined ? '' : ` (about ${seconds < 1 ? 'a second' : `${Math.round(seconds)} s`}${lastTimes[key] === undefined ? '' : ', as last time'})`;
+  process.stderr.write(`esbuild: ${what}${when}\n`);
+}
+function recordTimes() {
+  step(undefined);
+  const rounded = Object.fromEntries(Object.entries({ ...lastTimes, ...tookNow }).map(([key, s]) => [key, Math.round(s * 10) / 10]));
+  writeFileSync(TIMES, `${JSON.stringify(rounded, null, 2)}\n`);
+}
+
+async function ensurePrepared(fingerprint) {
   const manifest = join(PREPARED, 'prepared.json');
   if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).fingerprint === fingerprint) return;
-  process.stderr.write('esbuild: preparing the emulator\'s demo and empty tenants in dist/prepared (only when seeds or schema change)\n');
+  process.stderr.write("esbuild: preparing the emulator's demo and empty tenants in dist/prepared (only when seeds or schema change)\n");
   const partial = `${PREPARED}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  const run = spawnSync(process.execPath, [PREPARE_BUNDLE, partial, fingerprint], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`preparing the emulator's tenants failed:\n${run.stderr}`);
+  const child = spawn(process.execPath, [PREPARE_BUNDLE, partial, fingerprint], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  let pending = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => {
+    pending += chunk;
+    let newline;
+    while ((newline = pending.indexOf('\n')) >= 0) {
+      const match = /^step (\S+) (.*)$/.exec(pending.slice(0, newline));
+      pending = pending.slice(newline + 1);
+      if (match) step(match[1], `  ${match[2]}`);
+    }
+  });
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`preparing the emulator's tenants failed:\n${stderr}`);
   rmSync(PREPARED, { recursive: true, force: true });
   renameSync(partial, PREPARED);
 }
@@ -192,13 +259,19 @@ if (!isMain) {
 } else {
   const signature = sourceSignature();
   if (!upToDate(signature)) {
+    const started = performance.now();
+    process.stderr.write(`esbuild: building dist/ (${production ? 'production' : 'development'}): sources changed since the last build\n`);
     const esbuild = await import('esbuild');
     rmSync(STAMP, { force: true });
     copyRuntimeAssets();
+    step('fingerprint', 'checking whether the prepared tenants are current');
     const fingerprint = await preparedFingerprint(esbuild);
-    ensurePrepared(fingerprint);
+    await ensurePrepared(fingerprint);
+    step('bundles', `bundling the extension, the CLI, the emulator and the webviews, ${builds.length} bundles`);
     await Promise.all(builds.map((options) => esbuild.build(withFingerprint(options, fingerprint))));
+    recordTimes();
     writeFileSync(STAMP, signature);
+    process.stderr.write(`esbuild: built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   } else if (verbose) {
     console.log('esbuild: dist/ is up to date');
   }

@@ -81,14 +81,16 @@ async function activation(): Promise<void> {
 
 async function main(): Promise<void> {
   await buildBaselines();
-  for (const name of ['extension.js', 'session.js', 'cli.js', 'emulator.js']) {
+  for (const name of ['extension.js', 'session.js', 'zod.js', 'cli.js', 'emulator.js', 'emulatorServer.js']) {
     const file = join(ROOT, 'dist', name);
     if (!existsSync(file)) throw new Error(`${file} is missing: run node esbuild.mjs --production first`);
   }
   printRow('bundle dist/extension.js', kb(join(ROOT, 'dist/extension.js')), `${kb(join(EMPTY, 'dist/extension.js'))} empty extension`, 'target < 1 MB');
-  printRow('bundle dist/session.js', kb(join(ROOT, 'dist/session.js')), '', 'client and zod, loaded with the first connection');
+  printRow('bundle dist/session.js', kb(join(ROOT, 'dist/session.js')), '', 'the client, loaded with the first connection');
+  printRow('bundle dist/zod.js', kb(join(ROOT, 'dist/zod.js')), '', 'zod, shared by every module of the extension that validates');
   printRow('bundle dist/cli.js', kb(join(ROOT, 'dist/cli.js')), '', '');
-  printRow('bundle dist/emulator.js', kb(join(ROOT, 'dist/emulator.js')), '', 'plus PGlite wasm/data beside it');
+  printRow('bundle dist/emulator.js', kb(join(ROOT, 'dist/emulator.js')), '', 'the process the extension starts, around dist/emulatorServer.js');
+  printRow('bundle dist/emulatorServer.js', kb(join(ROOT, 'dist/emulatorServer.js')), '', 'the emulator, shared with dam emulator; plus PGlite wasm/data beside it');
   await activation();
 }
 

@@ -5,10 +5,54 @@ import { DamClient } from '../api/client';
 import { redact } from '../api/errors';
 import { OAuthFlowSchema, ProfileSchema, type Endpoints, type OAuthFlow, type Profile, type ProfileSecrets } from '../api/profile';
 import { EMULATOR_CLIENT, emulatorEndpoints } from '../api/endpoints';
+import { findRunningEmulator } from '../api/emulatorDiscovery';
 import { UsageError, type CommandIO, type OptionSpec } from './command';
 
 export const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:7070';
-export const CLI_USER_AGENT = 'dam-workbench-cli/0.1.0';
+
+// The package's version, defined by the bundle (esbuild.mjs); `dev` when run from the sources (tsx).
+declare const DAM_WORKBENCH_VERSION: string | undefined;
+export const CLI_VERSION = typeof DAM_WORKBENCH_VERSION === 'string' ? DAM_WORKBENCH_VERSION : 'dev';
+export const CLI_USER_AGENT = `dam-workbench-cli/${CLI_VERSION}`;
+
+/** An emulator's address and, in words, why it was chosen. */
+export interface EmulatorTarget {
+  url: string;
+  source: string;
+}
+
+/**
+ * Where a command given no address goes: the emulator VS Code started (the state file it keeps, while that process
+ * lives), else the contract's default address.
+ */
+export function defaultEmulator(env: NodeJS.ProcessEnv): EmulatorTarget {
+  const running = findRunningEmulator(env);
+  if (running) return { url: running.url, source: `the local emulator started by VS Code (pid ${running.pid})` };
+  return { url: DEFAULT_EMULATOR_URL, source: 'the default address of a local emulator: no DAM_URL, and no emulator started by VS Code is running' };
+}
+
+/** Which service a command given no flags would talk to, and how it would sign in, in words (`dam --version`). */
+export function describeService(env: NodeJS.ProcessEnv): EmulatorTarget & { signIn: string } {
+  const fromVsCode = env.DAM_CONNECTION ? `, set by VS Code for its connection '${env.DAM_CONNECTION}'` : '';
+  const variable = ['DAM_URL', 'DAM_CORE_URL', 'DAM_BASE_URL'].find((name) => env[name]?.trim());
+  const target = variable ? { url: env[variable]!.trim(), source: `${variable}${fromVsCode}` } : defaultEmulator(env);
+  let signIn: string;
+  try {
+    const { profile, usesEmulatorCredentials } = resolveConnection({}, env);
+    const how = profile.flow === 'password' ? `user '${profile.username}'` : `client '${profile.clientId}'`;
+    const secret = usesEmulatorCredentials ? "the emulator's published credentials" : profile.flow === 'password' ? 'DAM_PASSWORD' : 'DAM_CLIENT_SECRET';
+    signIn = `${how}, secret from ${secret}`;
+  } catch (err) {
+    signIn = `not possible yet: ${(err as Error).message}`;
+  }
+  return { ...target, signIn };
+}
+
+/** The emulator a devtools command (requests, snapshots) talks to: --url, DAM_URL, then as `defaultEmulator`. */
+export function emulatorOrigin(given: unknown, env: NodeJS.ProcessEnv): string {
+  if (typeof given === 'string' && given.trim() !== '') return given.trim();
+  return env.DAM_URL?.trim() || defaultEmulator(env).url;
+}
 
 /** Spread into a command's `options` to accept the connection flags. */
 export const connectionOptions = {
@@ -29,7 +73,7 @@ export const connectionOptions = {
 export const CONNECTION_USAGE =
   '[--url ORIGIN | --auth-url U --base-url U --core-url U --upload-url U --ops-url U --analytics-url U] [--client-id ID] [--flow clientCredentials|password] [--username NAME] [--verbose]\n' +
   '  environment: DAM_URL, DAM_AUTH_URL, DAM_BASE_URL, DAM_CORE_URL, DAM_UPLOAD_URL, DAM_OPS_URL, DAM_ANALYTICS_URL, DAM_CLIENT_ID, DAM_FLOW, DAM_USERNAME;\n' +
-  '  secrets only from the environment: DAM_CLIENT_SECRET, DAM_PASSWORD. Default: the local emulator at ' +
+  '  secrets only from the environment: DAM_CLIENT_SECRET, DAM_PASSWORD. Default: the local emulator VS Code started, else ' +
   DEFAULT_EMULATOR_URL;
 
 export interface Connection {
@@ -83,7 +127,7 @@ export function resolveConnection(values: Values, env: NodeJS.ProcessEnv): Conne
 
   let endpoints: Endpoints;
   if (origin !== undefined || !hasSpecific) {
-    endpoints = { ...emulatorEndpoints(checkUrl('--url', origin ?? DEFAULT_EMULATOR_URL)), ...specific };
+    endpoints = { ...emulatorEndpoints(checkUrl('--url', origin ?? defaultEmulator(env).url)), ...specific };
   } else {
     // A tenant given host by host: base and core imply each other, the rest default to the identity host.
     const base = specific.base ?? specific.core?.replace(/\/api\/core$/i, '');
@@ -112,9 +156,11 @@ export function resolveConnection(values: Values, env: NodeJS.ProcessEnv): Conne
     password = EMULATOR_CLIENT.password;
     usesEmulatorCredentials = true;
   }
-  if (flow === 'clientCredentials' && clientSecret === undefined) throw new UsageError(`no client secret for client '${clientId}': set DAM_CLIENT_SECRET`);
+  // In a VS Code terminal the connection came from the extension, which keeps its secrets to itself.
+  const inThisTerminal = env.DAM_CONNECTION ? ` in this terminal (VS Code gives terminals the connection '${env.DAM_CONNECTION}' without its secrets)` : '';
+  if (flow === 'clientCredentials' && clientSecret === undefined) throw new UsageError(`no client secret for client '${clientId}': set DAM_CLIENT_SECRET${inThisTerminal}`);
   if (flow === 'password' && user === undefined) throw new UsageError('the password flow needs --username or DAM_USERNAME');
-  if (flow === 'password' && password === undefined) throw new UsageError('the password flow needs DAM_PASSWORD in the environment');
+  if (flow === 'password' && password === undefined) throw new UsageError(`the password flow needs DAM_PASSWORD in the environment${inThisTerminal}`);
 
   const profile = ProfileSchema.parse({
     id: 'cli',

@@ -1,6 +1,7 @@
 // Entry of the `dam` CLI: picks the sub-command by its leading words and runs it.
 import { commands } from './commands';
 import { parseCommandArgs, UsageError, type Command, type CommandIO } from './command';
+import { CLI_VERSION, describeService } from './connection';
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
   let best: { command: Command; rest: string[] } | undefined;
@@ -16,12 +17,22 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.join(' ').length), 8);
   const lines = commands.map((c) => `  dam ${c.name.join(' ').padEnd(width)}  ${c.summary}`);
-  return ['usage: dam <command> [options]', '', 'commands:', ...lines, '', 'Run `dam <command> --help` for its options.'].join('\n');
+  return ['usage: dam <command> [options]', '       dam --version', '', 'commands:', ...lines, '', 'Run `dam <command> --help` for its options.'].join('\n');
+}
+
+/** `dam --version`: the version, the Node.js it runs on, and which service a command would talk to, and why. */
+function versionText(env: NodeJS.ProcessEnv): string {
+  const service = describeService(env);
+  return [`dam ${CLI_VERSION} (DAM Workbench), Node.js ${process.version}`, `service: ${service.url} (${service.source})`, `sign-in: ${service.signIn}`].join('\n');
 }
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     io.stdout.write(helpText() + '\n');
+    return 0;
+  }
+  if (argv[0] === '--version' || argv[0] === 'version') {
+    io.stdout.write(versionText(io.env) + '\n');
     return 0;
   }
   const found = findCommand(argv);

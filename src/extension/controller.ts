@@ -19,6 +19,7 @@ import { DownloadedVersions } from './findings/downloadedVersions';
 import { FindingDiagnostics } from './findings/findingDiagnostics';
 import { FileCommands } from './files/fileCommands';
 import { InspectorFeature } from './inspector/inspectorFeature';
+import { TerminalEnvironment } from './terminal/terminalEnvironment';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 import { TenantCommands } from './tenant/tenantCommands';
@@ -93,6 +94,7 @@ export class DamController implements vscode.Disposable {
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
     track(d, new TenantCommands(this.connections, this.log));
     this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
+    track(d, new TerminalEnvironment(context, this.connections, this.emulator, this.log));
     const statusBar = (this.statusBar = track(d, new ConnectionStatusBar()));
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -134,7 +136,12 @@ export class DamController implements vscode.Disposable {
 
   /** The README's section on connections, in the Markdown preview. */
   private async readAboutConnections(): Promise<void> {
-    const readme = vscode.Uri.joinPath(this.context.extensionUri, 'README.md');
+    // vsce stores the package's README as `readme.md`; a development host has the repository's `README.md`.
+    const packaged = vscode.Uri.joinPath(this.context.extensionUri, 'readme.md');
+    const readme = await vscode.workspace.fs.stat(packaged).then(
+      () => packaged,
+      () => vscode.Uri.joinPath(this.context.extensionUri, 'README.md'),
+    );
     await vscode.commands.executeCommand('markdown.showPreview', readme.with({ fragment: 'connections' }));
   }
 

@@ -280,6 +280,8 @@ function workbenchEnv(runDir, extra) {
     XDG_CONFIG_HOME: join(runDir, 'config'),
     XDG_DATA_HOME: join(runDir, 'data'),
     XDG_CACHE_HOME: join(runDir, 'cache'),
+    // The emulator the extension starts is recorded for `dam` there (src/api/emulatorDiscovery.ts): per workbench.
+    XDG_STATE_HOME: join(runDir, 'state'),
     XDG_RUNTIME_DIR: join(runDir, 'run'),
     ...extra,
   });
@@ -485,8 +487,9 @@ export function startEmulatorProcess({ seed = 'empty', args = [], timeoutMs = 12
 export async function packageExtension(outFile, { timeoutMs = 10 * 60_000 } = {}) {
   mkdirSync(dirname(outFile), { recursive: true });
   const vsce = join(PROJECT_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  // README's images are relative and stay out of the package (.vscodeignore): no repository to point them at.
-  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', outFile], {
+  // The same options as `npm run package`: the user-facing README, its relative images rewritten to the repository's
+  // files on main (the Details page shows only https images).
+  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--readme-path', 'README.extension.md', '--githubBranch', 'main', '--out', outFile], {
     cwd: PROJECT_ROOT,
     env: cleanEnv(),
     timeoutMs,

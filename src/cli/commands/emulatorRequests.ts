@@ -4,7 +4,7 @@ import { InspectorClient } from '../../api/inspector';
 import { formatEntryLine, formatFindingLine, isStatusFilter, type EntrySummary, type JournalFilter } from '../../core/inspector';
 import type { Command } from '../command';
 import { UsageError } from '../command';
-import { CLI_USER_AGENT, DEFAULT_EMULATOR_URL } from '../connection';
+import { CLI_USER_AGENT, DEFAULT_EMULATOR_URL, emulatorOrigin } from '../connection';
 import { writeLine } from '../output';
 
 const COLORS = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', dim: '\x1b[2m', reset: '\x1b[0m' };
@@ -31,7 +31,7 @@ export const emulatorRequestsCommand: Command = {
   summary: "Print the emulator's request journal with each request's findings; --follow streams new requests.",
   usage:
     'dam emulator requests [--follow] [--status 4xx|404|2xx,5xx] [--route TEXT] [--client TEXT] [--method M] [--findings] [--limit N] [--json] [--url ORIGIN]\n' +
-    `  --url (or DAM_URL) names the emulator; default ${DEFAULT_EMULATOR_URL}. Oldest first; --json prints one JSON entry per line.`,
+    `  --url (or DAM_URL) names the emulator; default the emulator VS Code started, else ${DEFAULT_EMULATOR_URL}. Oldest first; --json prints one JSON entry per line.`,
   options: {
     url: { type: 'string' },
     follow: { type: 'boolean', short: 'f' },
@@ -45,7 +45,7 @@ export const emulatorRequestsCommand: Command = {
   },
   async run({ values, positionals }, io) {
     if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'\nusage: ${this.usage}`);
-    const origin = (typeof values.url === 'string' && values.url.trim()) || io.env.DAM_URL?.trim() || DEFAULT_EMULATOR_URL;
+    const origin = emulatorOrigin(values.url, io.env);
     try {
       const u = new URL(origin);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');

@@ -2,15 +2,14 @@
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
 import { EmulatorStateClient, type LoadReport } from '../../api/emulatorState';
-import { DEFAULT_EMULATOR_URL } from '../connection';
+import { DEFAULT_EMULATOR_URL, emulatorOrigin } from '../connection';
 import { writeLine } from '../output';
 
 const options = { url: { type: 'string' }, json: { type: 'boolean' } } as const;
-const URL_USAGE = `[--url ORIGIN] [--json]  (ORIGIN: the emulator, default DAM_URL or ${DEFAULT_EMULATOR_URL})`;
+const URL_USAGE = `[--url ORIGIN] [--json]  (ORIGIN: the emulator, default DAM_URL, the emulator VS Code started, or ${DEFAULT_EMULATOR_URL})`;
 
 function clientFor(values: Record<string, unknown>, io: CommandIO): EmulatorStateClient {
-  const given = typeof values.url === 'string' ? values.url : io.env.DAM_URL;
-  const origin = given?.trim() || DEFAULT_EMULATOR_URL;
+  const origin = emulatorOrigin(values.url, io.env);
   try {
     const url = new URL(origin);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');

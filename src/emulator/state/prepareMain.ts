@@ -47,6 +47,9 @@ async function compressTables(dir: string): Promise<void> {
   await writeManifest(dir, manifest);
 }
 
+/** One line per step on stdout, `step KEY what it does`: esbuild.mjs shows it with how long that step took last time. */
+const step = (key: string, what: string) => process.stdout.write(`step ${key} ${what}\n`);
+
 async function main(): Promise<void> {
   const [out, fingerprint] = process.argv.slice(2);
   if (!out || !fingerprint) throw new Error('usage: prepare OUT_DIR FINGERPRINT');
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
   try {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
+    step('migrate', 'initialising a PostgreSQL data folder (PGlite) and migrating it');
     const migrated = join(work, 'migrated');
     const base = await openPglite(migrated, undefined, SMALL_WAL);
     await migrate(base, migrations);
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
     mkdirSync(noBlobs);
     const seeds: PreparedManifest['seeds'] = {};
     for (const seed of ['empty', 'demo'] as const) {
+      step(`seed-${seed}`, seed === 'demo' ? 'seeding the demo tenant (600 records, 120,000 analytics events) and packing it' : 'seeding the empty tenant and packing it');
       const folder = join(work, seed);
       cpSync(migrated, folder, { recursive: true });
       rmSync(join(folder, 'emulator.lock'), { force: true });

@@ -44,6 +44,11 @@ export class EmulatorProcess implements vscode.Disposable {
     return this.origin;
   }
 
+  /** The running emulator's process id. */
+  get pid(): number | undefined {
+    return this.origin !== undefined ? this.child?.pid : undefined;
+  }
+
   get running(): boolean {
     return this.child !== undefined && this.origin !== undefined;
   }
