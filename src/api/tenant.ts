@@ -230,6 +230,7 @@ async function applyStep(step: PlanStep, send: Send, ids: TargetIds, langs: Lang
         labels: langs.labelsTo(f.labels),
         fieldGroupId: f.group ? ids.get(ids.fieldGroup, 'field group', f.group) : null,
         isRequired: f.isRequired,
+        isReadOnly: f.isReadOnly === true,
         isLocalizable: f.isLocalizable,
         sortIndex: f.sortIndex,
         defaultValue: defaultToApi(f, optionId, (path) => ids.classification.get(path.toLowerCase())) ?? null,

@@ -12,6 +12,7 @@ import { renditionsCommand } from './renditions';
 import { uploadCommand } from './upload';
 import { checksPublishCommand } from './checks';
 import { emulatorStateCommands } from './emulatorState';
+import { recordsCommands } from './records';
 import { tenantCommands } from './tenant';
 
-export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, ...emulatorStateCommands, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand, ...tenantCommands];
+export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, ...emulatorStateCommands, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand, ...recordsCommands, ...tenantCommands];

@@ -79,7 +79,9 @@ export function fieldDifferences(a: Field, b: Field): Difference[] {
   const key = b.name;
   const out: Difference[] = [];
   if (a.name !== b.name) out.push({ kind, key, words: `field '${a.name}' renamed to '${b.name}'` });
-  out.push(...propertyDifferences(kind, key, a, b, ['dataType', 'group', 'isRequired', 'isLocalizable', 'sortIndex', 'defaultValue', 'rootClassification']));
+  // An absent isReadOnly is false (the folder writes it only when true).
+  const ro = (f: Field) => ({ ...f, isReadOnly: f.isReadOnly === true });
+  out.push(...propertyDifferences(kind, key, ro(a), ro(b), ['dataType', 'group', 'isRequired', 'isReadOnly', 'isLocalizable', 'sortIndex', 'defaultValue', 'rootClassification']));
   out.push(...labelDifferences(kind, key, a.labels, b.labels));
   const options = pairBy(a.options ?? [], b.options ?? [], (o) => o.name);
   for (const o of options.onlyB) out.push({ kind, key, words: `field '${key}' gained option '${o.name}'` });

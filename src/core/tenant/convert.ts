@@ -48,6 +48,7 @@ const FIELD_MEMBERS = new Set([
   'dataType',
   'fieldGroupId',
   'isRequired',
+  'isReadOnly',
   'isLocalizable',
   'defaultValue',
   'sortIndex',
@@ -139,6 +140,7 @@ export function fromApi(api: ApiTenant, bounds: PullBounds = {}): TenantConfig {
       labels: langs.labelsFrom(d.labels as ApiLabel[] | undefined),
       group: typeof d.fieldGroupId === 'string' ? (groupName.get(d.fieldGroupId) ?? null) : null,
       isRequired: d.isRequired === true,
+      ...(d.isReadOnly === true ? { isReadOnly: true } : {}),
       isLocalizable: d.isLocalizable === true,
       sortIndex: typeof d.sortIndex === 'number' ? d.sortIndex : 0,
     };

@@ -37,6 +37,7 @@ export const Field = z.object({
   labels: Labels.default({}),
   group: z.string().nullable().default(null).describe('The field group, by name'),
   isRequired: z.boolean().default(false),
+  isReadOnly: z.boolean().optional().describe('The service refuses record writes to a read-only field (absent: false)'),
   isLocalizable: z.boolean().default(false),
   sortIndex: z.number().int().default(0),
   defaultValue: z.unknown().optional().describe('As the tenant answers it: { value } or { values }'),

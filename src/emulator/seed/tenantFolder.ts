@@ -72,8 +72,8 @@ export async function seedFromFolder(store: Store, config: TenantConfig, log: (l
       const optionId = (name: string) => options.find((o) => o.name.toLowerCase() === name.toLowerCase())?.id;
       const defaultValue = defaultToApi(f, optionId, (path) => idOfPath.get(path.toLowerCase()));
       await db.query(
-        `INSERT INTO field_definitions (id, name, labels, data_type, field_group_id, is_required, is_localizable, default_value, options, root_classification_id, sort_index, properties)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        `INSERT INTO field_definitions (id, name, labels, data_type, field_group_id, is_required, is_localizable, default_value, options, root_classification_id, sort_index, properties, is_read_only)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
         [
           f.id,
           f.name,
@@ -87,6 +87,7 @@ export async function seedFromFolder(store: Store, config: TenantConfig, log: (l
           f.rootClassification ? (idOfPath.get(f.rootClassification.toLowerCase()) ?? null) : null,
           f.sortIndex,
           JSON.stringify(f.properties ?? {}),
+          f.isReadOnly === true,
         ],
       );
     }

@@ -7,6 +7,7 @@ import { files } from './files';
 import { rules } from './rules';
 import { orders } from './orders';
 import { searchIndexes } from './searchIndexes';
+import { fieldReadOnly } from './fieldReadOnly';
 import { tenantConfiguration } from './tenantConfiguration';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, tenantConfiguration];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration];

@@ -4,6 +4,6 @@
 import type { Migration } from '../migrate';
 
 export const tenantConfiguration: Migration = {
-  id: '008-tenant-configuration',
+  id: '009-tenant-configuration',
   sql: `ALTER TABLE field_definitions ADD COLUMN properties jsonb NOT NULL DEFAULT '{}';`,
 };
