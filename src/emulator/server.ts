@@ -225,6 +225,7 @@ export async function buildApp(
   const preparedStates = (['demo', 'empty'] as const).flatMap((seed) => preparedTenant(seed)?.state ?? []);
   const state = new EmulatorState({ store, blobs, gate, home, preparedStates, freshTenant: (seed) => freshTenant(seed, log, memoryTemplates.get(seed)), log });
   state.onReplaced(() => tokens.forget());
+  await state.sweep(options.exportOnExit);
 
   const ctx: EmulatorContext = {
     store,
