@@ -381,7 +381,10 @@ for (const backend of backends()) {
       // Snapshots saved before manifests carried sizes and checksums: each table file must still read as its rows.
       for (const name of ['d-legacy', 'd-legacy-whole']) {
         const manifest = JSON.parse(readFileSync(join(home, name, 'snapshot.json'), 'utf8')) as { tables: Record<string, unknown>[]; blobs: Record<string, unknown> };
-        for (const t of manifest.tables) delete t.bytes, delete t.sha256;
+        for (const t of manifest.tables) {
+          delete t.bytes;
+          delete t.sha256;
+        }
         delete manifest.blobs.files;
         writeFileSync(join(home, name, 'snapshot.json'), JSON.stringify(manifest));
       }

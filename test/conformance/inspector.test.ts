@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { InspectorClient } from '../../src/api/inspector';
 import { main } from '../../src/cli/main';
 import { EMULATOR_CLIENT } from '../../src/core/contract';
-import { parseFindingsHeader, type EntryDetail, type EntrySummary, type JournalPage } from '../../src/core/inspector';
+import { curlCommand, parseFindingsHeader, type EntryDetail, type EntrySummary, type JournalPage } from '../../src/core/inspector';
 import { startEmulator } from '../../src/emulator/server';
 import { USER_AGENT, describeEachBackend, runDam, type Env } from './helpers';
 
@@ -97,6 +97,50 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     assert.equal(tokenEntry.query, 'client_secret=[scrubbed]');
     assert.deepEqual(tokenEntry.findings.map((f) => f.code), ['DE1010']);
     assert.equal(tokenEntry.replay.possible, false);
+  });
+
+  it('keeps no credential however it is sent: X-Access-Token, percent-encoded form names, a token in the query; replay and curl use a fresh one', async () => {
+    const fresh = await token(env().url);
+    const secrets = [fresh, EMULATOR_CLIENT.clientSecret, 'pass%77ord=admin'];
+    const byHeader = await fetch(`${env().url}/api/users/me`, { headers: { 'X-Access-Token': fresh, 'User-Agent': USER_AGENT, Accept: 'application/json', 'X-Unlisted-Header': 'not-kept-either' } });
+    assert.equal(byHeader.status, 200);
+    const headerId = Number(byHeader.headers.get('dam-emulator-request-id'));
+    // The server decodes the names (client%5Fsecret is client_secret): so does the journal.
+    const form = `grant_type=password&username=admin&pass%77ord=admin&client_id=${EMULATOR_CLIENT.clientId}&client%5Fsecret=${EMULATOR_CLIENT.clientSecret}&scope=api`;
+    const byForm = await fetch(`${env().url}/login/connect/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT }, body: form });
+    assert.equal(byForm.status, 200, await byForm.clone().text());
+    const formId = Number(byForm.headers.get('dam-emulator-request-id'));
+    const byQuery = await api(`/api/core/languages?access%5Ftoken=${fresh}&pageSize=5`);
+    const queryId = Number(byQuery.headers.get('dam-emulator-request-id'));
+
+    const stream = new AbortController();
+    const streamed = await fetch(`${env().url}/_emulator/requests/stream`, { headers: { 'Last-Event-ID': String(headerId - 1) }, signal: stream.signal });
+    const events = await readEvents(streamed, (e) => e.some((x) => Number(x.id) >= queryId));
+    stream.abort();
+    const cli = await runDam(['emulator', 'requests', '--json', '--url', env().url]);
+    const details = await Promise.all([headerId, formId, queryId].map((id) => entry(env(), id)));
+    const curls = details.map((d) => curlCommand(d, env().url).command);
+    const everything = JSON.stringify([await journal(env(), '?limit=1000'), details, events, cli.stdout]);
+    for (const secret of secrets) assert.ok(!everything.includes(secret), `the journal holds '${secret.slice(0, 12)}…'`);
+    // Copy as curl asks for a fresh token with the contract's published client secret; never the one that was sent.
+    assert.ok(!curls.join().includes(fresh));
+
+    const [headerEntry, formEntry, queryEntry] = details;
+    assert.deepEqual(headerEntry.request.headers.find(([n]) => n.toLowerCase() === 'x-access-token'), ['X-Access-Token', '[scrubbed]']);
+    assert.deepEqual(headerEntry.request.headers.find(([n]) => n.toLowerCase() === 'x-unlisted-header'), ['X-Unlisted-Header', '[scrubbed]']);
+    assert.deepEqual(headerEntry.caller, { clientId: 'dam-emulator', userId: 1 });
+    assert.match(formEntry.request.body?.text ?? '', /^grant_type=password&username=admin&pass%77ord=\[scrubbed\]&client_id=dam-emulator&client%5Fsecret=\[scrubbed\]&scope=api$/);
+    assert.equal(queryEntry.query, 'access%5Ftoken=[scrubbed]&pageSize=5');
+    assert.match(curls[0], /-H "x-access-token: \$\(curl -sS /i);
+
+    // Replay: a header whose value was not kept cannot be sent again; the token header alone gets a fresh token.
+    assert.equal(headerEntry.replay.possible, false);
+    assert.match(headerEntry.replay.reason ?? '', /x-unlisted-header/i);
+    const onlyToken = await fetch(`${env().url}/api/users/me`, { headers: { 'X-Access-Token': fresh, 'User-Agent': USER_AGENT, Accept: 'application/json' } });
+    const replayed = await fetch(`${env().url}/_emulator/requests/${onlyToken.headers.get('dam-emulator-request-id')}/replay`, { method: 'POST' });
+    const answer = (await replayed.json()) as { status: number; entry: EntrySummary };
+    assert.equal(answer.status, 200, JSON.stringify(answer));
+    assert.deepEqual(answer.entry.caller, { clientId: 'dam-emulator', userId: 1 });
   });
 
   it('keeps an upload body only by its size, and scrubs the sasUrl signature', async () => {

@@ -1,24 +1,24 @@
 // The request journal: a ring of the last N entries (memory bounded by N and the per-body limit), looked up by id
-// in O(1), listed newest first, with listeners told of each new entry synchronously (they must not block).
+// in O(1), listed newest first, with listeners told of each new entry synchronously (they must not block). An
+// entry holds only what scrub.ts lets the journal keep: `keptEntry` scrubs once, as the entry is made, so every
+// reader (list, details, stream, CLI, Copy as curl, replay) reads the same kept form and no secret is ever stored.
 import { matchesFilter, type EntryDetail, type EntrySummary, type JournalBody, type JournalFilter } from '../../core/inspector';
-import { SCRUBBED, scrubHeader, scrubQuery, scrubText } from './scrub';
+import { parseLenientJson } from '../lenientJson';
+import { SCRUBBED, TOKEN_HEADERS, scrubBody, scrubHeader, scrubQuery } from './scrub';
 
 const MAX_HEADERS = 100;
 const MAX_HEADER_VALUE = 2000;
 /** Node's header added by the inspector's own replay: it becomes `replayOf`, not a header to show. */
 export const REPLAY_HEADER = 'dam-emulator-replay-of';
 
-/**
- * An entry as the ring holds it: what the request and answer were, by reference where possible (Node's flat
- * header list, the answer's text), so journaling costs the request little. Secrets are scrubbed, and the wire
- * shapes built, when someone reads the entry (nothing leaves the emulator unscrubbed); the result is kept.
- */
+/** An entry as the ring holds it: scrubbed (keptEntry); its summary, once built, is kept with it. */
 export interface JournalEntry {
   id: number;
   at: number;
   method: string;
   path: string;
-  rawQuery: string;
+  /** The query string without `?`, secrets scrubbed. */
+  query: string;
   status: number;
   durationMs: number;
   client: string | null;
@@ -27,10 +27,16 @@ export interface JournalEntry {
   findings: EntrySummary['findings'];
   replayOf: number | null;
   remoteAddress: string | null;
+  request: { headers: [string, string][]; body: JournalBody | null };
+  response: { headers: [string, string][]; body: JournalBody | null };
+  summary?: EntrySummary;
+}
+
+/** What a request and its answer were, as the pipeline has them: secrets included, headers as Node's flat list. */
+export interface RawEntry extends Omit<JournalEntry, 'query' | 'request' | 'response' | 'summary'> {
+  rawQuery: string;
   request: { headers: string[]; body: JournalBody | null };
   response: { headers: string[]; body: JournalBody | null };
-  summary?: EntrySummary;
-  detail?: EntryDetail;
 }
 
 const GUID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,8 +57,11 @@ export function relatedRecord(method: string, path: string, requestText: string 
   return null;
 }
 
-function replayability(query: string, body: JournalBody | null): EntryDetail['replay'] {
+function replayability(query: string, headers: [string, string][], body: JournalBody | null): EntryDetail['replay'] {
   if (query.includes(SCRUBBED)) return { possible: false, reason: 'a secret or signature in the query string was scrubbed' };
+  // A token header gets a fresh token of the same caller; any other value the journal did not keep cannot be sent again.
+  const lost = headers.find(([name, value]) => value === SCRUBBED && !TOKEN_HEADERS.has(name.toLowerCase()));
+  if (lost) return { possible: false, reason: `the value of header '${lost[0]}' was not kept by the journal` };
   if (!body) return { possible: true };
   if (body.text === undefined) return { possible: false, reason: `the body was not kept (${body.note ?? 'binary'})` };
   if (body.truncated) return { possible: false, reason: 'the body was cut short by the journal' };
@@ -60,9 +69,11 @@ function replayability(query: string, body: JournalBody | null): EntryDetail['re
   return { possible: true };
 }
 
+const parseJson = (text: string) => parseLenientJson(Buffer.from(text, 'utf8'));
+
 function scrubbedBody(body: JournalBody | null): JournalBody | null {
   if (!body || body.text === undefined) return body;
-  const clean = scrubText(body.text);
+  const clean = scrubBody(body.text, body.contentType, parseJson);
   return clean.scrubbed ? { ...body, text: clean.text, scrubbed: true } : body;
 }
 
@@ -77,13 +88,24 @@ function scrubbedHeaders(flat: string[]): [string, string][] {
   return out;
 }
 
+/** The entry the journal keeps of a request: headers allowlisted, query and bodies scrubbed (scrub.ts). */
+export function keptEntry(raw: RawEntry): JournalEntry {
+  const { rawQuery, request, response, ...rest } = raw;
+  return {
+    ...rest,
+    query: scrubQuery(rawQuery),
+    request: { headers: scrubbedHeaders(request.headers), body: scrubbedBody(request.body) },
+    response: { headers: scrubbedHeaders(response.headers), body: scrubbedBody(response.body) },
+  };
+}
+
 export function toSummary(e: JournalEntry): EntrySummary {
   return (e.summary ??= {
     id: e.id,
     time: new Date(e.at).toISOString(),
     method: e.method,
     path: e.path,
-    query: scrubQuery(e.rawQuery),
+    query: e.query,
     status: e.status,
     durationMs: e.durationMs,
     client: e.client,
@@ -96,16 +118,8 @@ export function toSummary(e: JournalEntry): EntrySummary {
 }
 
 export function toDetail(e: JournalEntry): EntryDetail {
-  if (e.detail) return e.detail;
   const summary = toSummary(e);
-  const requestBody = scrubbedBody(e.request.body);
-  return (e.detail = {
-    ...summary,
-    remoteAddress: e.remoteAddress,
-    request: { headers: scrubbedHeaders(e.request.headers), body: requestBody },
-    response: { headers: scrubbedHeaders(e.response.headers), body: scrubbedBody(e.response.body) },
-    replay: replayability(summary.query, requestBody),
-  });
+  return { ...summary, remoteAddress: e.remoteAddress, request: e.request, response: e.response, replay: replayability(e.query, e.request.headers, e.request.body) };
 }
 
 export class Journal {

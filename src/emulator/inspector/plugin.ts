@@ -16,7 +16,8 @@ import type { TokenService } from '../auth';
 import type { Clock } from '../context';
 import { errors } from '../errors';
 import { explainError, type KnownRoute } from './explain';
-import { Journal, REPLAY_HEADER, toDetail, type JournalEntry } from './journal';
+import { Journal, REPLAY_HEADER, keptEntry, toDetail, type JournalEntry } from './journal';
+import { TOKEN_HEADERS } from './scrub';
 import { requestFindings } from './rules';
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -283,7 +284,7 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     const elapsed = s.start === undefined ? 0 : performance.now() - s.start;
     s.entry = journal.add((id) => {
       reply.header(REQUEST_ID_HEADER, String(id));
-      return {
+      return keptEntry({
         id,
         at: options.clock.now().getTime() - elapsed,
         method: request.method,
@@ -298,10 +299,9 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
         findings: kept,
         replayOf: replayOf > 0 && Number.isInteger(replayOf) ? replayOf : null,
         remoteAddress: request.socket?.remoteAddress ?? null,
-        // Node's own list, not a copy: it lives as long as the request object would anyway.
         request: { headers: request.raw.rawHeaders, body: requestPart },
         response: { headers: responseHeaders(reply, response.bytes), body: response.body },
-      };
+      });
     });
     done(null, payload);
   });
@@ -325,13 +325,16 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
       const headers: Record<string, string> = {};
       for (const [name, value] of original.request.headers) {
         const lower = name.toLowerCase();
-        if (['content-length', 'connection', 'transfer-encoding', 'authorization', 'keep-alive', 'expect'].includes(lower)) continue;
+        if (['content-length', 'connection', 'transfer-encoding', 'keep-alive', 'expect'].includes(lower) || TOKEN_HEADERS.has(lower)) continue;
         headers[lower] = headers[lower] === undefined ? value : `${headers[lower]}, ${value}`;
       }
-      const authorization = original.request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
-      if (authorization !== undefined) {
-        // The journal never shows the token: a valid one is replaced by a fresh token for the same caller, an invalid one stays invalid.
-        headers.authorization = original.caller ? `Bearer ${(await options.tokens.issue(original.caller.clientId, original.caller.userId, 'api')).access_token}` : authorization;
+      // The journal never keeps a token: a valid one is replaced by a fresh token for the same caller, an invalid one stays invalid.
+      let fresh: string | undefined;
+      for (const name of TOKEN_HEADERS) {
+        const kept = original.request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+        if (kept === undefined) continue;
+        if (original.caller) fresh ??= (await options.tokens.issue(original.caller.clientId, original.caller.userId, 'api')).access_token;
+        headers[name] = !fresh ? kept : name === 'authorization' ? `Bearer ${fresh}` : fresh;
       }
       headers[REPLAY_HEADER] = String(id);
       const answer = await app.inject({

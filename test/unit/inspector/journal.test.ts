@@ -8,7 +8,7 @@ function entry(id: number, over: Partial<JournalEntry> = {}): JournalEntry {
     at: 0,
     method: 'GET',
     path: `/api/core/record/${id}`,
-    rawQuery: '',
+    query: '',
     status: 200,
     durationMs: 1,
     client: 'test/1',
