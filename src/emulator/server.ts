@@ -53,6 +53,8 @@ export interface EmulatorOptions {
   database?: string;
   /** Requests the inspector keeps (GET /_emulator/requests); default 1000, 0 turns the inspector off. */
   journalSize?: number;
+  /** Readers the request stream takes at once (default 16; tests lower it). */
+  streamReaders?: number;
   /** Injects 429 / 504 answers at the given rate (0..1) on API routes. */
   faults?: { rate: number; kinds?: ('429' | '504')[] };
   log?: (line: string) => void;
@@ -286,7 +288,7 @@ export async function buildApp(
   // The OpenAPI document is generated from the routes' own schemas (routeTable.ts), so it cannot drift from them;
   // registered before any route, since it collects them as they are added.
   await app.register(swagger, { openapi: OPENAPI_BASE, hideUntagged: false });
-  registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, host: options.host, tokens, clock });
+  registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, streamReaders: options.streamReaders, host: options.host, tokens, clock });
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);

@@ -2,7 +2,9 @@
 // token and secret, bodies kept or only measured, the live stream, replay, the devtools' access rules, the
 // journal's bound, and `dam emulator requests`.
 import { strict as assert } from 'node:assert';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { InspectorClient } from '../../src/api/inspector';
 import { main } from '../../src/cli/main';
@@ -330,6 +332,52 @@ describe('request inspector: bounds', function () {
       assert.deepEqual(page.items.map((e) => e.id), [6, 5, 4]);
       assert.equal((await fetch(`${emulator.url}/_emulator/requests/1`)).status, 404);
     } finally {
+      await emulator.close();
+    }
+  });
+
+  it('takes a bounded number of stream readers, and drops one that reads nothing once its buffer is full', async () => {
+    const emulator = await startEmulator({ port: 0, data: ':memory:', seed: 'empty', streamReaders: 2 });
+    const reading = new AbortController();
+    try {
+      const origin = new URL(emulator.url);
+      // A reader that never reads: a socket paused from the start.
+      const idle = connect({ host: origin.hostname, port: Number(origin.port) });
+      await once(idle, 'connect');
+      idle.write(`GET /_emulator/requests/stream HTTP/1.1\r\nHost: ${origin.host}\r\n\r\n`);
+      idle.pause();
+      const idleClosed = once(idle, 'close');
+      // A reader that reads all along.
+      const live = await fetch(`${emulator.url}/_emulator/requests/stream`, { signal: reading.signal });
+      assert.equal(live.status, 200);
+      void (async () => {
+        const r = live.body!.getReader();
+        while (!(await r.read()).done);
+      })().catch(() => undefined);
+
+      const refused = await fetch(`${emulator.url}/_emulator/requests/stream`);
+      assert.equal(refused.status, 503);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      const body = (await refused.json()) as Record<string, unknown>;
+      assert.equal(body.exceptionType, 'Dam.Emulator.DevtoolsBusyException');
+      assert.match(String(body.exceptionMessage), /has 2 readers already/);
+      assert.equal(body.stackTrace, null);
+
+      // Large entries until the idle reader's buffers are full and it is dropped: its place is then free again.
+      const pad = 'p'.repeat(30_000);
+      let opened: Response | undefined;
+      for (let round = 0; round < 100 && !opened; round++) {
+        await Promise.all(Array.from({ length: 10 }, () => fetch(`${emulator.url}/api/core/?pad=${pad}`, { headers: { 'User-Agent': USER_AGENT, Accept: 'application/json' } }).then((r) => r.arrayBuffer())));
+        const again = await fetch(`${emulator.url}/_emulator/requests/stream`, { signal: reading.signal });
+        if (again.status === 200) opened = again;
+        else await again.arrayBuffer();
+      }
+      assert.ok(opened, 'the idle reader was never dropped');
+      // What was waiting for it went with its connection: it reads what got through, then the end.
+      idle.resume();
+      await idleClosed;
+    } finally {
+      reading.abort();
       await emulator.close();
     }
   });

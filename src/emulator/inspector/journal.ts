@@ -29,11 +29,13 @@ export interface JournalEntry {
   remoteAddress: string | null;
   request: { headers: [string, string][]; body: JournalBody | null };
   response: { headers: [string, string][]; body: JournalBody | null };
+  /** Bytes the entry's texts take, about (UTF-16): what counts against the journal's memory bound. */
+  size?: number;
   summary?: EntrySummary;
 }
 
 /** What a request and its answer were, as the pipeline has them: secrets included, headers as Node's flat list. */
-export interface RawEntry extends Omit<JournalEntry, 'query' | 'request' | 'response' | 'summary'> {
+export interface RawEntry extends Omit<JournalEntry, 'query' | 'request' | 'response' | 'summary' | 'size'> {
   rawQuery: string;
   request: { headers: string[]; body: JournalBody | null };
   response: { headers: string[]; body: JournalBody | null };
@@ -91,13 +93,23 @@ function scrubbedHeaders(flat: string[]): [string, string][] {
 /** The entry the journal keeps of a request: headers allowlisted, query and bodies scrubbed (scrub.ts). */
 export function keptEntry(raw: RawEntry): JournalEntry {
   const { rawQuery, request, response, ...rest } = raw;
-  return {
+  const kept: JournalEntry = {
     ...rest,
     query: scrubQuery(rawQuery),
     request: { headers: scrubbedHeaders(request.headers), body: scrubbedBody(request.body) },
     response: { headers: scrubbedHeaders(response.headers), body: scrubbedBody(response.body) },
   };
+  let chars = kept.path.length + kept.query.length + (kept.client?.length ?? 0) + (kept.request.body?.text?.length ?? 0) + (kept.response.body?.text?.length ?? 0);
+  for (const [name, value] of [...kept.request.headers, ...kept.response.headers]) chars += name.length + value.length;
+  for (const f of kept.findings) chars += f.message.length + (f.advice?.length ?? 0);
+  kept.size = 2 * chars + ENTRY_OVERHEAD;
+  return kept;
 }
+
+/** What an entry costs besides its texts (its objects, ids and times), about. */
+const ENTRY_OVERHEAD = 1024;
+/** Memory the journal's entries may take at most, whatever --journal-size says; past it the oldest go first. */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
 
 export function toSummary(e: JournalEntry): EntrySummary {
   return (e.summary ??= {
@@ -129,8 +141,13 @@ export class Journal {
   /** Entries with an id at or below this were cleared. */
   private floor = 0;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
+  /** What the entries held take, by their `size`. */
+  private held = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    readonly maxBytes = JOURNAL_MAX_BYTES,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`journal capacity must be a positive integer, got ${capacity}`);
     this.slots = new Array<JournalEntry | undefined>(capacity);
   }
@@ -152,7 +169,17 @@ export class Journal {
   add(build: (id: number) => JournalEntry): JournalEntry {
     const id = this.nextId++;
     const entry = build(id);
-    this.slots[(id - 1) % this.capacity] = entry;
+    const slot = (id - 1) % this.capacity;
+    this.held += (entry.size ?? 0) - (this.slots[slot]?.size ?? 0);
+    this.slots[slot] = entry;
+    // Past the memory bound the oldest entries go, as they would past the count (the newest always stays).
+    while (this.held > this.maxBytes && this.oldestId < id) {
+      const oldest = this.oldestId;
+      const s = (oldest - 1) % this.capacity;
+      this.held -= this.slots[s]?.size ?? 0;
+      this.slots[s] = undefined;
+      this.floor = oldest;
+    }
     for (const listener of this.listeners) {
       try {
         listener(entry);
@@ -180,9 +207,25 @@ export class Journal {
     return out;
   }
 
+  /** Entries after `filter.since` matching `filter`, oldest first, at most `limit` (what a stream reader missed). */
+  after(filter: JournalFilter, limit: number): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    for (let id = Math.max(this.oldestId, (filter.since ?? 0) + 1); id <= this.lastId && out.length < limit; id++) {
+      const entry = this.get(id);
+      if (entry && matchesFilter(entry, filter)) out.push(entry);
+    }
+    return out;
+  }
+
+  /** Bytes the entries held take, about. */
+  get bytes(): number {
+    return this.held;
+  }
+
   clear(): void {
     this.floor = this.lastId;
     this.slots.fill(undefined);
+    this.held = 0;
   }
 
   subscribe(listener: (entry: JournalEntry) => void): () => void {

@@ -20,6 +20,9 @@ import { Journal, REPLAY_HEADER, keptEntry, toDetail, type JournalEntry } from '
 import { TOKEN_HEADERS } from './scrub';
 import { requestFindings } from './rules';
 
+/** Readers of the live stream at once, by default. */
+export const DEFAULT_STREAM_READERS = 16;
+
 export const DEFAULT_JOURNAL_SIZE = 1000;
 /** Characters of each body the journal keeps. */
 export const DEFAULT_BODY_LIMIT = 8192;
@@ -33,6 +36,8 @@ export interface InspectorOptions {
   /** Entries kept; 0 turns the inspector off (no journal, no findings header). */
   journalSize: number;
   bodyLimit?: number;
+  /** Readers of the live stream at once (default DEFAULT_STREAM_READERS). */
+  streamReaders?: number;
   tokens: TokenService;
   clock: Clock;
 }
@@ -197,8 +202,10 @@ export interface Inspector {
   routes: KnownRoute[];
   /** Sends entry `id` again through the app, with a fresh token for the same caller; resolves with the new entry. */
   replay(id: number): Promise<{ status: number; entry: JournalEntry | undefined }>;
-  /** Ends every live stream (the app is closing). */
+  /** The live streams' readers (each ended when the app closes). */
   readonly streams: Set<{ end(): void }>;
+  /** How many readers the stream takes at once. */
+  readonly maxReaders: number;
 }
 
 /**
@@ -316,6 +323,7 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     journal,
     routes,
     streams,
+    maxReaders: options.streamReaders ?? DEFAULT_STREAM_READERS,
     async replay(id) {
       const stored = journal.get(id);
       if (!stored) throw errors.noDataFound('journal entry', String(id));
