@@ -1,7 +1,7 @@
 // The request inspector's hooks on the emulator's fastify app: it keeps a copy of the first part of each textual
 // request body as it is read, judges the request (rules.ts) and an error answer (explain.ts), puts the findings
-// in the `Dam-Emulator-Findings` header, and journals the exchange (journal.ts scrubs secrets before an entry is
-// read). Routes under /_emulator (header policy 'devtools') are neither judged nor journaled.
+// in the `Dam-Emulator-Findings` header, and journals the exchange (journal.ts keeps only what scrub.ts allows, decided
+// as the entry is made). Routes under /_emulator (header policy 'devtools') are neither judged nor journaled.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { PassThrough, type Readable } from 'node:stream';
 import {
@@ -129,7 +129,7 @@ function tapBody(payload: Readable, tap: BodyTap, limit: number): PassThrough {
   return payload.pipe(through);
 }
 
-/** Text of at most `limit` characters (scrubbed when read); `truncated` when there was more. */
+/** Text of at most `limit` characters (scrubbed as it is journaled); `truncated` when there was more. */
 function keepText(text: string, limit: number, more: boolean, contentType: string | null, bytes: number | null): JournalBody {
   const truncated = more || text.length > limit;
   // A slice would keep the whole answer alive through the journal: copy the part that is kept.
@@ -170,7 +170,7 @@ function responseBody(payload: unknown, contentType: string | null, limit: numbe
   return { body: { contentType, bytes: null, truncated: false, note: `${describe(null, contentType)}, streamed` }, bytes: null };
 }
 
-/** The answer's headers as one flat name/value list (scrubbed when read). */
+/** The answer's headers as one flat name/value list (scrubbed as it is journaled). */
 function responseHeaders(reply: FastifyReply, bytes: number | null): string[] {
   const out: string[] = [];
   const headers = reply.getHeaders();
