@@ -14,6 +14,8 @@ import { openPglite } from '../../src/emulator/storage/pglite';
 import { migrate } from '../../src/emulator/storage/migrate';
 import { migrations } from '../../src/emulator/storage/migrations';
 import { ApiError } from '../../src/api/errors';
+import { readManifest, verifySnapshot } from '../../src/emulator/state/snapshotDir';
+import { EMULATOR_BUNDLE, exited, startEmulatorProcess } from '../support/emulatorProcess';
 import { DamClient } from '../../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
 
@@ -464,3 +466,34 @@ for (const backend of backends()) {
     });
   });
 }
+
+describe('snapshots share no file with the build’s prepared tenant (the bundle, as users run it)', function () {
+  this.timeout(300_000);
+  const prepared = 'dist/prepared/demo.state';
+
+  it('a snapshot of an untouched demo tenant is made of copies: cutting its files in place leaves reset and the prepared tenant whole', async function () {
+    if (!existsSync(join(prepared, 'snapshot.json'))) this.skip();
+    const manifest = await readManifest(prepared);
+    const preparedFiles = new Set(filesUnder(prepared).map((f) => statSync(join(prepared, f)).ino));
+    const data = mkdtempSync(join(tmpdir(), 'dam-prepared-'));
+    const emulator = await startEmulatorProcess({ data, seed: 'demo', entry: EMULATOR_BUNDLE });
+    try {
+      assert.equal((await devtools(emulator.url, 'POST', '/snapshots', { name: 'untouched' })).status, 201);
+      const saved = join(data, 'snapshots', 'untouched');
+      for (const file of filesUnder(saved)) {
+        const s = statSync(join(saved, file));
+        assert.ok(s.nlink === 1 && !preparedFiles.has(s.ino), `${file} is shared with the build's prepared tenant`);
+      }
+      for (const file of filesUnder(saved)) if (file !== 'snapshot.json') truncateSync(join(saved, file), 0);
+      const reset = await devtools(emulator.url, 'POST', '/reset');
+      assert.equal(reset.status, 200, JSON.stringify(reset.json));
+      await verifySnapshot(prepared, manifest);
+      const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+      assert.equal((await client.records.list({ pageSize: 1 })).totalCount, 600);
+    } finally {
+      emulator.child.kill('SIGTERM');
+      await exited(emulator.child);
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
