@@ -105,6 +105,12 @@ export const errors = {
     new ApiError(403, `${ns}.Security.AccessDeniedException`, `The emulator devtools do not answer requests made by a web page of another origin (${origin}); call them from a program, the dam CLI or the extension.`),
   /** A saved emulator state that cannot be used as asked (missing files, another emulator version, still busy). */
   snapshotUnusable: (message: string, status: 400 | 409 = 409) => new ApiError(status, `${ns}.Emulator.SnapshotException`, message),
+  /** A devtools resource at its bound (the request stream's readers): try again later, or after closing one. */
+  devtoolsBusy: (message: string, retryAfterSeconds: number) =>
+    new ApiError(503, 'Dam.Emulator.DevtoolsBusyException', message, { 'Retry-After': String(retryAfterSeconds) }),
+  /** A saved emulator state with a file missing, cut short or altered: refused before anything was replaced. */
+  snapshotDamaged: (snapshot: string, file: string, reason: string) =>
+    new ApiError(409, `${ns}.Emulator.SnapshotDamagedException`, `Snapshot '${snapshot}' is damaged: ${file} ${reason}. Nothing was changed; save it again or delete it.`),
 };
 
 export type ErrorFactory = typeof errors;

@@ -56,6 +56,8 @@ export interface EmulatorOptions {
   database?: string;
   /** Requests the inspector keeps (GET /_emulator/requests); default 1000, 0 turns the inspector off. */
   journalSize?: number;
+  /** Readers the request stream takes at once (default 16; tests lower it). */
+  streamReaders?: number;
   /** Injects 429 / 504 answers at the given rate (0..1) on API routes. */
   faults?: { rate: number; kinds?: ('429' | '504')[] };
   log?: (line: string) => void;
@@ -228,6 +230,7 @@ export async function buildApp(
   const preparedStates = (['demo', 'empty'] as const).flatMap((seed) => preparedTenant(seed)?.state ?? []);
   const state = new EmulatorState({ store, blobs, gate, home, preparedStates, freshTenant: (seed) => freshTenant(seed, log, memoryTemplates.get(seed)), log });
   state.onReplaced(() => tokens.forget());
+  await state.sweep(options.exportOnExit);
 
   const ctx: EmulatorContext = {
     store,
@@ -288,7 +291,7 @@ export async function buildApp(
   // The OpenAPI document is generated from the routes' own schemas (routeTable.ts), so it cannot drift from them;
   // registered before any route, since it collects them as they are added.
   await app.register(swagger, { openapi: OPENAPI_BASE, hideUntagged: false });
-  registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, host: options.host, tokens, clock });
+  registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, streamReaders: options.streamReaders, host: options.host, tokens, clock });
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);

@@ -3,7 +3,7 @@
 // carry the state across emulators. On every backend.
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { openPglite } from '../../src/emulator/storage/pglite';
 import { migrate } from '../../src/emulator/storage/migrate';
 import { migrations } from '../../src/emulator/storage/migrations';
 import { ApiError } from '../../src/api/errors';
+import { readManifest, verifySnapshot } from '../../src/emulator/state/snapshotDir';
+import { EMULATOR_BUNDLE, exited, startEmulatorProcess } from '../support/emulatorProcess';
 import { DamClient } from '../../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
 
@@ -240,6 +242,7 @@ for (const backend of backends()) {
         await a.close();
       }
       assert.ok(existsSync(join(exported, 'snapshot.json')), 'close() exported the state');
+      for (const file of filesUnder(exported)) assert.equal(statSync(join(exported, file)).nlink, 1, `${file} is a file of its own, not a link to the emulator's`);
 
       const second = await backend.prepare();
       cleanups.push(second.cleanup);
@@ -305,5 +308,192 @@ describe('the state devtools answer only this machine unless the emulator serves
     assert.equal(sameSite.statusCode, 403);
     const own = await app.inject({ method: 'GET', url: '/_emulator/snapshots', remoteAddress: '127.0.0.1', headers: { origin: 'http://localhost:80', host: 'localhost:80' } });
     assert.equal(own.statusCode, 200, own.body);
+  });
+});
+
+/** Every file under `dir`, by path relative to it. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]));
+}
+
+interface SavedManifest {
+  tables: { name: string; file: string; bytes?: number; sha256?: string; rows: number }[];
+}
+const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'snapshot.json'), 'utf8')) as SavedManifest;
+const tableFileOf = (dir: string, table: string) => join(dir, manifestOf(dir).tables.find((t) => t.name === table)!.file);
+
+for (const backend of backends()) {
+  describe(`snapshots survive damage and killed saves [${backend.name}]`, function () {
+    this.timeout(180_000);
+    let home: string;
+    let url: string;
+    let close: () => Promise<void>;
+    const folders: string[] = [];
+    const folder = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dam-damage-'));
+      folders.push(dir);
+      return dir;
+    };
+    const save = (name: string) => devtools(url, 'POST', '/snapshots', { name });
+    const restore = (name: string) => devtools(url, 'POST', `/snapshots/${name}/restore`);
+    const clientOf = (origin: string) => new DamClient({ profile: emulatorProfile(origin), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+
+    before(async () => {
+      home = folder();
+      const storage = await backend.prepare();
+      const emulator = await startEmulator({ port: 0, data: ':memory:', database: storage.database, seed: 'empty', snapshotHome: home });
+      url = emulator.url;
+      close = async () => {
+        await emulator.close();
+        await storage.cleanup();
+      };
+    });
+    after(async () => {
+      await close?.();
+      for (const f of folders) rmSync(f, { recursive: true, force: true });
+    });
+
+    const assertDamaged = (answer: { status: number; json: Record<string, unknown> }, name: string, file: RegExp) => {
+      assert.equal(answer.status, 409, JSON.stringify(answer.json));
+      assert.equal(answer.json.exceptionType, 'Dam.Core.Emulator.SnapshotDamagedException');
+      assert.match(String(answer.json.exceptionMessage), new RegExp(`^Snapshot '${name}' is damaged: ${file.source}`));
+      assert.equal(answer.json.stackTrace, null);
+      assert.equal(answer.json.innerException, null);
+    };
+
+    it('refuses a snapshot with a table file missing, cut short or altered, naming the file, and changes nothing', async () => {
+      const c = clientOf(url);
+      for (const name of ['d-missing', 'd-cut', 'd-altered', 'd-legacy', 'd-legacy-whole']) assert.equal((await save(name)).status, 201);
+      const made = await c.records.create({ status: 'draft', title: 'Made after the damaged snapshots' });
+
+      rmSync(tableFileOf(join(home, 'd-missing'), 'records'));
+      assertDamaged(await restore('d-missing'), 'd-missing', /tables\/records\.[0-9a-f]{32}\.copy is missing/);
+
+      const cut = tableFileOf(join(home, 'd-cut'), 'users');
+      truncateSync(cut, Math.floor(statSync(cut).size / 2));
+      assertDamaged(await restore('d-cut'), 'd-cut', /tables\/users\.[0-9a-f]{32}\.copy is \d+ bytes, the manifest says \d+/);
+
+      // A table that did not change since the save is not reloaded, and yet its damage is found.
+      const languages = tableFileOf(join(home, 'd-altered'), 'languages');
+      const bytes = readFileSync(languages);
+      bytes[0] ^= 1;
+      writeFileSync(languages, bytes);
+      assertDamaged(await restore('d-altered'), 'd-altered', /tables\/languages\.[0-9a-f]{32}\.copy does not match its checksum/);
+
+      // Snapshots saved before manifests carried sizes and checksums: each table file must still read as its rows.
+      for (const name of ['d-legacy', 'd-legacy-whole']) {
+        const manifest = JSON.parse(readFileSync(join(home, name, 'snapshot.json'), 'utf8')) as { tables: Record<string, unknown>[]; blobs: Record<string, unknown> };
+        for (const t of manifest.tables) {
+          delete t.bytes;
+          delete t.sha256;
+        }
+        delete manifest.blobs.files;
+        writeFileSync(join(home, name, 'snapshot.json'), JSON.stringify(manifest));
+      }
+      const legacyUsers = tableFileOf(join(home, 'd-legacy'), 'users');
+      const rows = readFileSync(legacyUsers, 'utf8').split('\n');
+      writeFileSync(legacyUsers, `${rows.slice(0, -2).join('\n')}\n`);
+      assertDamaged(await restore('d-legacy'), 'd-legacy', /tables\/users\.[0-9a-f]{32}\.copy holds \d+ row\(s\), the manifest says \d+/);
+
+      assert.equal((await c.records.get(made.id)).title, 'Made after the damaged snapshots', 'nothing was replaced');
+      const whole = await restore('d-legacy-whole');
+      assert.equal(whole.status, 200, JSON.stringify(whole.json));
+      const gone = await c.records.get(made.id).catch((err: unknown) => err);
+      assert.ok(gone instanceof ApiError && gone.status === 404);
+    });
+
+    it('shares no file between snapshots or with the live blobs: damage in place to one leaves the others whole', async () => {
+      const c = clientOf(url);
+      const png = await discPicture(160, 100);
+      const record = await c.files.createRecordFromUpload({ token: await uploadBytes(c, 'shared.png', png), title: 'Shared file' });
+      assert.equal((await save('s1')).status, 201);
+      assert.equal((await save('s2')).status, 201);
+      const inodes = new Map<number, string>();
+      for (const name of ['s1', 's2']) {
+        for (const file of filesUnder(join(home, name))) {
+          const s = statSync(join(home, name, file));
+          assert.equal(s.nlink, 1, `${name}/${file} has ${s.nlink} links`);
+          assert.ok(!inodes.has(s.ino), `${name}/${file} is the same file as ${inodes.get(s.ino)}`);
+          inodes.set(s.ino, `${name}/${file}`);
+        }
+      }
+      // Every file of s1 cut to nothing, in place.
+      for (const file of filesUnder(join(home, 's1'))) if (file !== 'snapshot.json') truncateSync(join(home, 's1', file), 0);
+      await c.records.update(record.id, { title: 'Changed after s2' });
+      const back = await restore('s2');
+      assert.equal(back.status, 200, JSON.stringify(back.json));
+      assert.equal((await c.records.get(record.id)).title, 'Shared file');
+      const version = (await c.files.latestVersion(record.id))!;
+      assert.equal(sha256(await readAll((await c.files.download(version)).body)), sha256(png));
+      assertDamaged(await restore('s1'), 's1', /(tables|blobs)\//);
+    });
+
+    it('replaces a snapshot without ever moving its folder away, and sweeps what killed saves left at the next start', async () => {
+      const c = clientOf(url);
+      assert.equal((await save('atomic')).status, 201);
+      const folderBefore = statSync(join(home, 'atomic')).ino;
+      const before = manifestOf(join(home, 'atomic'));
+      await c.records.create({ status: 'draft', title: 'Between two saves' });
+      assert.equal((await save('atomic')).status, 201);
+      assert.equal(statSync(join(home, 'atomic')).ino, folderBefore, 'the folder under the name was never renamed away');
+      assert.notEqual(tableFileOf(join(home, 'atomic'), 'records'), join(home, 'atomic', before.tables.find((t) => t.name === 'records')!.file));
+      assert.ok(!existsSync(join(home, 'atomic', before.tables.find((t) => t.name === 'records')!.file)), 'the replaced file is gone');
+
+      // What saves killed at various points leave: staging folders of earlier versions, files no manifest names,
+      // a manifest being written, a first save's folder without a manifest.
+      for (const leftover of ['.atomic.0123abcd.partial/tables', '.atomic.89abcdef.old/tables', 'half-saved/tables']) mkdirSync(join(home, leftover), { recursive: true });
+      writeFileSync(join(home, '.atomic.0123abcd.partial/tables/records.copy'), 'x'.repeat(1000));
+      writeFileSync(join(home, 'atomic/tables/records.0123456789abcdef0123456789abcdef.copy'), 'orphan\n');
+      writeFileSync(join(home, 'atomic/.snapshot.json.0a1b2c3d.tmp'), '{');
+      const exportParent = folder();
+      mkdirSync(join(exportParent, '.exported.0123abcd.partial'));
+      mkdirSync(join(exportParent, '.mine.0123abcd.partial'));
+
+      const storage = await backend.prepare();
+      const second = await startEmulator({ port: 0, data: ':memory:', database: storage.database, seed: 'empty', snapshotHome: home, exportOnExit: join(exportParent, 'exported') });
+      try {
+        for (const gone of ['.atomic.0123abcd.partial', '.atomic.89abcdef.old', 'half-saved', 'atomic/tables/records.0123456789abcdef0123456789abcdef.copy', 'atomic/.snapshot.json.0a1b2c3d.tmp']) {
+          assert.ok(!existsSync(join(home, gone)), `${gone} was swept`);
+        }
+        assert.ok(!existsSync(join(exportParent, '.exported.0123abcd.partial')), 'the export staging was swept');
+        assert.ok(existsSync(join(exportParent, '.mine.0123abcd.partial')), 'a neighbour of the export folder is not ours to sweep');
+        const restored = await devtools(second.url, 'POST', '/snapshots/atomic/restore');
+        assert.equal(restored.status, 200, JSON.stringify(restored.json));
+      } finally {
+        await second.close();
+        await storage.cleanup();
+      }
+    });
+  });
+}
+
+describe('snapshots share no file with the build’s prepared tenant (the bundle, as users run it)', function () {
+  this.timeout(300_000);
+  const prepared = 'dist/prepared/demo.state';
+
+  it('a snapshot of an untouched demo tenant is made of copies: cutting its files in place leaves reset and the prepared tenant whole', async function () {
+    if (!existsSync(join(prepared, 'snapshot.json'))) this.skip();
+    const manifest = await readManifest(prepared);
+    const preparedFiles = new Set(filesUnder(prepared).map((f) => statSync(join(prepared, f)).ino));
+    const data = mkdtempSync(join(tmpdir(), 'dam-prepared-'));
+    const emulator = await startEmulatorProcess({ data, seed: 'demo', entry: EMULATOR_BUNDLE });
+    try {
+      assert.equal((await devtools(emulator.url, 'POST', '/snapshots', { name: 'untouched' })).status, 201);
+      const saved = join(data, 'snapshots', 'untouched');
+      for (const file of filesUnder(saved)) {
+        const s = statSync(join(saved, file));
+        assert.ok(s.nlink === 1 && !preparedFiles.has(s.ino), `${file} is shared with the build's prepared tenant`);
+      }
+      for (const file of filesUnder(saved)) if (file !== 'snapshot.json') truncateSync(join(saved, file), 0);
+      const reset = await devtools(emulator.url, 'POST', '/reset');
+      assert.equal(reset.status, 200, JSON.stringify(reset.json));
+      await verifySnapshot(prepared, manifest);
+      const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+      assert.equal((await client.records.list({ pageSize: 1 })).totalCount, 600);
+    } finally {
+      emulator.child.kill('SIGTERM');
+      await exited(emulator.child);
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,10 @@
-// `dam emulator snapshot …` and `dam emulator reset` against a running emulator, as a shell runs them.
+// `dam emulator snapshot …` and `dam emulator reset` against a running emulator, as a shell runs them; `dam emulator
+// --import` of a damaged snapshot.
 import { strict as assert } from 'node:assert';
-import { runDam, USER_AGENT } from './helpers';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backends, runDam, USER_AGENT } from './helpers';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import { DamClient } from '../../src/api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
@@ -63,3 +67,46 @@ describe('dam emulator snapshot and reset', function () {
     assert.equal(missingName.code, 2);
   });
 });
+
+for (const backend of backends()) {
+  describe(`dam emulator --import of a damaged snapshot [${backend.name}]`, function () {
+    this.timeout(180_000);
+    const folders: string[] = [];
+    after(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
+
+    it('refuses it before anything is created, naming the folder and the file', async () => {
+      const parent = mkdtempSync(join(tmpdir(), 'dam-import-'));
+      folders.push(parent);
+      const saved = join(parent, 'saved');
+      await (await startEmulator({ port: 0, data: ':memory:', seed: 'empty', exportOnExit: saved })).close();
+      const manifest = JSON.parse(readFileSync(join(saved, 'snapshot.json'), 'utf8')) as { tables: { name: string; file: string }[] };
+      const users = manifest.tables.find((t) => t.name === 'users')!.file;
+      const languages = manifest.tables.find((t) => t.name === 'languages')!.file;
+
+      const cut = join(parent, 'cut');
+      cpSync(saved, cut, { recursive: true });
+      truncateSync(join(cut, users), Math.floor(statSync(join(cut, users)).size / 2));
+      const missing = join(parent, 'missing');
+      cpSync(saved, missing, { recursive: true });
+      rmSync(join(missing, languages));
+
+      const storage = await backend.prepare();
+      try {
+        const where = storage.database ? ['--database', storage.database] : ['--data', ':memory:'];
+        // Stopped at once if it ever started: the test then fails on the exit code rather than waiting.
+        const stopped = AbortSignal.abort();
+        for (const [dir, file, reason] of [
+          [cut, users, /is \d+ bytes, the manifest says \d+/],
+          [missing, languages, /is missing/],
+        ] as const) {
+          const run = await runDam(['emulator', '--import', dir, '--port', '0', ...where], {}, stopped);
+          assert.equal(run.code, 1, run.stderr);
+          assert.ok(run.stderr.includes(`the snapshot in ${dir} is damaged: ${file} `), run.stderr);
+          assert.match(run.stderr, reason);
+        }
+      } finally {
+        await storage.cleanup();
+      }
+    });
+  });
+}

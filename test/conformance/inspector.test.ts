@@ -2,12 +2,14 @@
 // token and secret, bodies kept or only measured, the live stream, replay, the devtools' access rules, the
 // journal's bound, and `dam emulator requests`.
 import { strict as assert } from 'node:assert';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { InspectorClient } from '../../src/api/inspector';
 import { main } from '../../src/cli/main';
 import { EMULATOR_CLIENT } from '../../src/core/contract';
-import { parseFindingsHeader, type EntryDetail, type EntrySummary, type JournalPage } from '../../src/core/inspector';
+import { curlCommand, parseFindingsHeader, type EntryDetail, type EntrySummary, type JournalPage } from '../../src/core/inspector';
 import { startEmulator } from '../../src/emulator/server';
 import { USER_AGENT, describeEachBackend, runDam, type Env } from './helpers';
 
@@ -97,6 +99,50 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     assert.equal(tokenEntry.query, 'client_secret=[scrubbed]');
     assert.deepEqual(tokenEntry.findings.map((f) => f.code), ['DE1010']);
     assert.equal(tokenEntry.replay.possible, false);
+  });
+
+  it('keeps no credential however it is sent: X-Access-Token, percent-encoded form names, a token in the query; replay and curl use a fresh one', async () => {
+    const fresh = await token(env().url);
+    const secrets = [fresh, EMULATOR_CLIENT.clientSecret, 'pass%77ord=admin'];
+    const byHeader = await fetch(`${env().url}/api/users/me`, { headers: { 'X-Access-Token': fresh, 'User-Agent': USER_AGENT, Accept: 'application/json', 'X-Unlisted-Header': 'not-kept-either' } });
+    assert.equal(byHeader.status, 200);
+    const headerId = Number(byHeader.headers.get('dam-emulator-request-id'));
+    // The server decodes the names (client%5Fsecret is client_secret): so does the journal.
+    const form = `grant_type=password&username=admin&pass%77ord=admin&client_id=${EMULATOR_CLIENT.clientId}&client%5Fsecret=${EMULATOR_CLIENT.clientSecret}&scope=api`;
+    const byForm = await fetch(`${env().url}/login/connect/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': USER_AGENT }, body: form });
+    assert.equal(byForm.status, 200, await byForm.clone().text());
+    const formId = Number(byForm.headers.get('dam-emulator-request-id'));
+    const byQuery = await api(`/api/core/languages?access%5Ftoken=${fresh}&pageSize=5`);
+    const queryId = Number(byQuery.headers.get('dam-emulator-request-id'));
+
+    const stream = new AbortController();
+    const streamed = await fetch(`${env().url}/_emulator/requests/stream`, { headers: { 'Last-Event-ID': String(headerId - 1) }, signal: stream.signal });
+    const events = await readEvents(streamed, (e) => e.some((x) => Number(x.id) >= queryId));
+    stream.abort();
+    const cli = await runDam(['emulator', 'requests', '--json', '--url', env().url]);
+    const details = await Promise.all([headerId, formId, queryId].map((id) => entry(env(), id)));
+    const curls = details.map((d) => curlCommand(d, env().url).command);
+    const everything = JSON.stringify([await journal(env(), '?limit=1000'), details, events, cli.stdout]);
+    for (const secret of secrets) assert.ok(!everything.includes(secret), `the journal holds '${secret.slice(0, 12)}…'`);
+    // Copy as curl asks for a fresh token with the contract's published client secret; never the one that was sent.
+    assert.ok(!curls.join().includes(fresh));
+
+    const [headerEntry, formEntry, queryEntry] = details;
+    assert.deepEqual(headerEntry.request.headers.find(([n]) => n.toLowerCase() === 'x-access-token'), ['X-Access-Token', '[scrubbed]']);
+    assert.deepEqual(headerEntry.request.headers.find(([n]) => n.toLowerCase() === 'x-unlisted-header'), ['X-Unlisted-Header', '[scrubbed]']);
+    assert.deepEqual(headerEntry.caller, { clientId: 'dam-emulator', userId: 1 });
+    assert.match(formEntry.request.body?.text ?? '', /^grant_type=password&username=admin&pass%77ord=\[scrubbed\]&client_id=dam-emulator&client%5Fsecret=\[scrubbed\]&scope=api$/);
+    assert.equal(queryEntry.query, 'access%5Ftoken=[scrubbed]&pageSize=5');
+    assert.match(curls[0], /-H "x-access-token: \$\(curl -sS /i);
+
+    // Replay: a header whose value was not kept cannot be sent again; the token header alone gets a fresh token.
+    assert.equal(headerEntry.replay.possible, false);
+    assert.match(headerEntry.replay.reason ?? '', /x-unlisted-header/i);
+    const onlyToken = await fetch(`${env().url}/api/users/me`, { headers: { 'X-Access-Token': fresh, 'User-Agent': USER_AGENT, Accept: 'application/json' } });
+    const replayed = await fetch(`${env().url}/_emulator/requests/${onlyToken.headers.get('dam-emulator-request-id')}/replay`, { method: 'POST' });
+    const answer = (await replayed.json()) as { status: number; entry: EntrySummary };
+    assert.equal(answer.status, 200, JSON.stringify(answer));
+    assert.deepEqual(answer.entry.caller, { clientId: 'dam-emulator', userId: 1 });
   });
 
   it('keeps an upload body only by its size, and scrubs the sasUrl signature', async () => {
@@ -286,6 +332,52 @@ describe('request inspector: bounds', function () {
       assert.deepEqual(page.items.map((e) => e.id), [6, 5, 4]);
       assert.equal((await fetch(`${emulator.url}/_emulator/requests/1`)).status, 404);
     } finally {
+      await emulator.close();
+    }
+  });
+
+  it('takes a bounded number of stream readers, and drops one that reads nothing once its buffer is full', async () => {
+    const emulator = await startEmulator({ port: 0, data: ':memory:', seed: 'empty', streamReaders: 2 });
+    const reading = new AbortController();
+    try {
+      const origin = new URL(emulator.url);
+      // A reader that never reads: a socket paused from the start.
+      const idle = connect({ host: origin.hostname, port: Number(origin.port) });
+      await once(idle, 'connect');
+      idle.write(`GET /_emulator/requests/stream HTTP/1.1\r\nHost: ${origin.host}\r\n\r\n`);
+      idle.pause();
+      const idleClosed = once(idle, 'close');
+      // A reader that reads all along.
+      const live = await fetch(`${emulator.url}/_emulator/requests/stream`, { signal: reading.signal });
+      assert.equal(live.status, 200);
+      void (async () => {
+        const r = live.body!.getReader();
+        while (!(await r.read()).done);
+      })().catch(() => undefined);
+
+      const refused = await fetch(`${emulator.url}/_emulator/requests/stream`);
+      assert.equal(refused.status, 503);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      const body = (await refused.json()) as Record<string, unknown>;
+      assert.equal(body.exceptionType, 'Dam.Emulator.DevtoolsBusyException');
+      assert.match(String(body.exceptionMessage), /has 2 readers already/);
+      assert.equal(body.stackTrace, null);
+
+      // Large entries until the idle reader's buffers are full and it is dropped: its place is then free again.
+      const pad = 'p'.repeat(30_000);
+      let opened: Response | undefined;
+      for (let round = 0; round < 100 && !opened; round++) {
+        await Promise.all(Array.from({ length: 10 }, () => fetch(`${emulator.url}/api/core/?pad=${pad}`, { headers: { 'User-Agent': USER_AGENT, Accept: 'application/json' } }).then((r) => r.arrayBuffer())));
+        const again = await fetch(`${emulator.url}/_emulator/requests/stream`, { signal: reading.signal });
+        if (again.status === 200) opened = again;
+        else await again.arrayBuffer();
+      }
+      assert.ok(opened, 'the idle reader was never dropped');
+      // What was waiting for it went with its connection: it reads what got through, then the end.
+      idle.resume();
+      await idleClosed;
+    } finally {
+      reading.abort();
       await emulator.close();
     }
   });

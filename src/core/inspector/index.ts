@@ -5,4 +5,4 @@ export * from './findings';
 export * from './entry';
 export * from './header';
 export * from './format';
-export { curlCommand, damCommand, shellQuote, tokenSubshell, type Reproduction } from './reproduce';
+export { SCRUBBED, curlCommand, damCommand, shellQuote, tokenSubshell, type Reproduction } from './reproduce';

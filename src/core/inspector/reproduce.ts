@@ -17,7 +17,10 @@ export function shellQuote(text: string): string {
 }
 
 /** Headers curl must not copy: it sets them itself from the URL and body, or they belong to one connection. */
-const NOT_COPIED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'expect', 'te', 'upgrade', 'authorization', 'cookie', 'dam-emulator-replay-of']);
+const NOT_COPIED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'expect', 'te', 'upgrade', 'authorization', 'x-access-token', 'cookie', 'dam-emulator-replay-of']);
+
+/** What the emulator's journal writes in place of a value it does not keep. */
+export const SCRUBBED = '[scrubbed]';
 
 const CONTRACT_CLIENTS: Record<string, string> = {
   [EMULATOR_CLIENT.clientId]: EMULATOR_CLIENT.clientSecret,
@@ -41,25 +44,28 @@ export function curlCommand(entry: EntryDetail, origin: string): Reproduction {
   const parts = ['curl', '-sS', entry.method === 'HEAD' ? '-I' : '-i', '-g'];
   if (entry.method !== 'HEAD' && (entry.method !== 'GET' || entry.request.body)) parts.push('-X', entry.method);
   parts.push(shellQuote(url(entry, origin)));
-  if (/\[scrubbed\]/.test(entry.query)) notes.push('A secret in the query string was scrubbed; the command sends [scrubbed] in its place.');
+  if (entry.query.includes(SCRUBBED)) notes.push('A secret in the query string was scrubbed; the command sends [scrubbed] in its place.');
   const names = new Set(entry.request.headers.map(([name]) => name.toLowerCase()));
   for (const [name, value] of entry.request.headers) {
     if (NOT_COPIED.has(name.toLowerCase())) continue;
     parts.push('-H', shellQuote(`${name}: ${value}`));
+    if (value === SCRUBBED) notes.push(`The value of ${name} was not kept by the journal; the command sends [scrubbed] in its place.`);
   }
   // curl sends these on its own unless told not to; a request that lacked them must still lack them.
   if (!names.has('user-agent')) parts.push('-H', shellQuote('User-Agent:'));
   if (!names.has('accept')) parts.push('-H', shellQuote('Accept:'));
-  const authorization = entry.request.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  if (authorization !== undefined) {
-    const fresh = entry.caller && /^bearer\s/i.test(authorization) ? tokenSubshell(origin, entry.caller.clientId) : undefined;
-    if (fresh) parts.push('-H', `"Authorization: Bearer ${fresh}"`);
+  // The token headers (Authorization, and X-Access-Token of the work-management API) get a fresh token of the same caller.
+  for (const [name, prefix] of [['Authorization', 'Bearer '], ['X-Access-Token', '']] as const) {
+    const value = entry.request.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+    if (value === undefined) continue;
+    const fresh = entry.caller && (prefix === '' || /^bearer\s/i.test(value)) ? tokenSubshell(origin, entry.caller.clientId) : undefined;
+    if (fresh) parts.push('-H', `"${name}: ${prefix}${fresh}"`);
     else {
-      parts.push('-H', shellQuote(`Authorization: ${authorization}`));
+      parts.push('-H', shellQuote(`${name}: ${value}`));
       notes.push(
         entry.caller
           ? `The token of client '${entry.caller.clientId}' was scrubbed: put a token of that client in place of [scrubbed].`
-          : 'The Authorization header is sent as scrubbed, as invalid as the original was.',
+          : `The ${name} header is sent as scrubbed, as invalid as the original was.`,
       );
     }
   }

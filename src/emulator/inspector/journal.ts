@@ -1,24 +1,24 @@
 // The request journal: a ring of the last N entries (memory bounded by N and the per-body limit), looked up by id
-// in O(1), listed newest first, with listeners told of each new entry synchronously (they must not block).
+// in O(1), listed newest first, with listeners told of each new entry synchronously (they must not block). An
+// entry holds only what scrub.ts lets the journal keep: `keptEntry` scrubs once, as the entry is made, so every
+// reader (list, details, stream, CLI, Copy as curl, replay) reads the same kept form and no secret is ever stored.
 import { matchesFilter, type EntryDetail, type EntrySummary, type JournalBody, type JournalFilter } from '../../core/inspector';
-import { SCRUBBED, scrubHeader, scrubQuery, scrubText } from './scrub';
+import { parseLenientJson } from '../lenientJson';
+import { SCRUBBED, TOKEN_HEADERS, scrubBody, scrubHeader, scrubQuery } from './scrub';
 
 const MAX_HEADERS = 100;
 const MAX_HEADER_VALUE = 2000;
 /** Node's header added by the inspector's own replay: it becomes `replayOf`, not a header to show. */
 export const REPLAY_HEADER = 'dam-emulator-replay-of';
 
-/**
- * An entry as the ring holds it: what the request and answer were, by reference where possible (Node's flat
- * header list, the answer's text), so journaling costs the request little. Secrets are scrubbed, and the wire
- * shapes built, when someone reads the entry (nothing leaves the emulator unscrubbed); the result is kept.
- */
+/** An entry as the ring holds it: scrubbed (keptEntry); its summary, once built, is kept with it. */
 export interface JournalEntry {
   id: number;
   at: number;
   method: string;
   path: string;
-  rawQuery: string;
+  /** The query string without `?`, secrets scrubbed. */
+  query: string;
   status: number;
   durationMs: number;
   client: string | null;
@@ -27,10 +27,18 @@ export interface JournalEntry {
   findings: EntrySummary['findings'];
   replayOf: number | null;
   remoteAddress: string | null;
+  request: { headers: [string, string][]; body: JournalBody | null };
+  response: { headers: [string, string][]; body: JournalBody | null };
+  /** Bytes the entry's texts take, about (UTF-16): what counts against the journal's memory bound. */
+  size?: number;
+  summary?: EntrySummary;
+}
+
+/** What a request and its answer were, as the pipeline has them: secrets included, headers as Node's flat list. */
+export interface RawEntry extends Omit<JournalEntry, 'query' | 'request' | 'response' | 'summary' | 'size'> {
+  rawQuery: string;
   request: { headers: string[]; body: JournalBody | null };
   response: { headers: string[]; body: JournalBody | null };
-  summary?: EntrySummary;
-  detail?: EntryDetail;
 }
 
 const GUID = /^[0-9a-f]{32}$|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,8 +59,11 @@ export function relatedRecord(method: string, path: string, requestText: string 
   return null;
 }
 
-function replayability(query: string, body: JournalBody | null): EntryDetail['replay'] {
+function replayability(query: string, headers: [string, string][], body: JournalBody | null): EntryDetail['replay'] {
   if (query.includes(SCRUBBED)) return { possible: false, reason: 'a secret or signature in the query string was scrubbed' };
+  // A token header gets a fresh token of the same caller; any other value the journal did not keep cannot be sent again.
+  const lost = headers.find(([name, value]) => value === SCRUBBED && !TOKEN_HEADERS.has(name.toLowerCase()));
+  if (lost) return { possible: false, reason: `the value of header '${lost[0]}' was not kept by the journal` };
   if (!body) return { possible: true };
   if (body.text === undefined) return { possible: false, reason: `the body was not kept (${body.note ?? 'binary'})` };
   if (body.truncated) return { possible: false, reason: 'the body was cut short by the journal' };
@@ -60,9 +71,11 @@ function replayability(query: string, body: JournalBody | null): EntryDetail['re
   return { possible: true };
 }
 
+const parseJson = (text: string) => parseLenientJson(Buffer.from(text, 'utf8'));
+
 function scrubbedBody(body: JournalBody | null): JournalBody | null {
   if (!body || body.text === undefined) return body;
-  const clean = scrubText(body.text);
+  const clean = scrubBody(body.text, body.contentType, parseJson);
   return clean.scrubbed ? { ...body, text: clean.text, scrubbed: true } : body;
 }
 
@@ -77,13 +90,34 @@ function scrubbedHeaders(flat: string[]): [string, string][] {
   return out;
 }
 
+/** The entry the journal keeps of a request: headers allowlisted, query and bodies scrubbed (scrub.ts). */
+export function keptEntry(raw: RawEntry): JournalEntry {
+  const { rawQuery, request, response, ...rest } = raw;
+  const kept: JournalEntry = {
+    ...rest,
+    query: scrubQuery(rawQuery),
+    request: { headers: scrubbedHeaders(request.headers), body: scrubbedBody(request.body) },
+    response: { headers: scrubbedHeaders(response.headers), body: scrubbedBody(response.body) },
+  };
+  let chars = kept.path.length + kept.query.length + (kept.client?.length ?? 0) + (kept.request.body?.text?.length ?? 0) + (kept.response.body?.text?.length ?? 0);
+  for (const [name, value] of [...kept.request.headers, ...kept.response.headers]) chars += name.length + value.length;
+  for (const f of kept.findings) chars += f.message.length + (f.advice?.length ?? 0);
+  kept.size = 2 * chars + ENTRY_OVERHEAD;
+  return kept;
+}
+
+/** What an entry costs besides its texts (its objects, ids and times), about. */
+const ENTRY_OVERHEAD = 1024;
+/** Memory the journal's entries may take at most, whatever --journal-size says; past it the oldest go first. */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
+
 export function toSummary(e: JournalEntry): EntrySummary {
   return (e.summary ??= {
     id: e.id,
     time: new Date(e.at).toISOString(),
     method: e.method,
     path: e.path,
-    query: scrubQuery(e.rawQuery),
+    query: e.query,
     status: e.status,
     durationMs: e.durationMs,
     client: e.client,
@@ -96,16 +130,8 @@ export function toSummary(e: JournalEntry): EntrySummary {
 }
 
 export function toDetail(e: JournalEntry): EntryDetail {
-  if (e.detail) return e.detail;
   const summary = toSummary(e);
-  const requestBody = scrubbedBody(e.request.body);
-  return (e.detail = {
-    ...summary,
-    remoteAddress: e.remoteAddress,
-    request: { headers: scrubbedHeaders(e.request.headers), body: requestBody },
-    response: { headers: scrubbedHeaders(e.response.headers), body: scrubbedBody(e.response.body) },
-    replay: replayability(summary.query, requestBody),
-  });
+  return { ...summary, remoteAddress: e.remoteAddress, request: e.request, response: e.response, replay: replayability(e.query, e.request.headers, e.request.body) };
 }
 
 export class Journal {
@@ -115,8 +141,13 @@ export class Journal {
   /** Entries with an id at or below this were cleared. */
   private floor = 0;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
+  /** What the entries held take, by their `size`. */
+  private held = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    readonly maxBytes = JOURNAL_MAX_BYTES,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`journal capacity must be a positive integer, got ${capacity}`);
     this.slots = new Array<JournalEntry | undefined>(capacity);
   }
@@ -138,7 +169,17 @@ export class Journal {
   add(build: (id: number) => JournalEntry): JournalEntry {
     const id = this.nextId++;
     const entry = build(id);
-    this.slots[(id - 1) % this.capacity] = entry;
+    const slot = (id - 1) % this.capacity;
+    this.held += (entry.size ?? 0) - (this.slots[slot]?.size ?? 0);
+    this.slots[slot] = entry;
+    // Past the memory bound the oldest entries go, as they would past the count (the newest always stays).
+    while (this.held > this.maxBytes && this.oldestId < id) {
+      const oldest = this.oldestId;
+      const s = (oldest - 1) % this.capacity;
+      this.held -= this.slots[s]?.size ?? 0;
+      this.slots[s] = undefined;
+      this.floor = oldest;
+    }
     for (const listener of this.listeners) {
       try {
         listener(entry);
@@ -166,9 +207,25 @@ export class Journal {
     return out;
   }
 
+  /** Entries after `filter.since` matching `filter`, oldest first, at most `limit` (what a stream reader missed). */
+  after(filter: JournalFilter, limit: number): JournalEntry[] {
+    const out: JournalEntry[] = [];
+    for (let id = Math.max(this.oldestId, (filter.since ?? 0) + 1); id <= this.lastId && out.length < limit; id++) {
+      const entry = this.get(id);
+      if (entry && matchesFilter(entry, filter)) out.push(entry);
+    }
+    return out;
+  }
+
+  /** Bytes the entries held take, about. */
+  get bytes(): number {
+    return this.held;
+  }
+
   clear(): void {
     this.floor = this.lastId;
     this.slots.fill(undefined);
+    this.held = 0;
   }
 
   subscribe(listener: (entry: JournalEntry) => void): () => void {

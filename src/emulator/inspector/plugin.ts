@@ -1,7 +1,7 @@
 // The request inspector's hooks on the emulator's fastify app: it keeps a copy of the first part of each textual
 // request body as it is read, judges the request (rules.ts) and an error answer (explain.ts), puts the findings
-// in the `Dam-Emulator-Findings` header, and journals the exchange (journal.ts scrubs secrets before an entry is
-// read). Routes under /_emulator (header policy 'devtools') are neither judged nor journaled.
+// in the `Dam-Emulator-Findings` header, and journals the exchange (journal.ts keeps only what scrub.ts allows, decided
+// as the entry is made). Routes under /_emulator (header policy 'devtools') are neither judged nor journaled.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { PassThrough, type Readable } from 'node:stream';
 import {
@@ -16,8 +16,12 @@ import type { TokenService } from '../auth';
 import type { Clock } from '../context';
 import { errors } from '../errors';
 import { explainError, type KnownRoute } from './explain';
-import { Journal, REPLAY_HEADER, toDetail, type JournalEntry } from './journal';
+import { Journal, REPLAY_HEADER, keptEntry, toDetail, type JournalEntry } from './journal';
+import { TOKEN_HEADERS } from './scrub';
 import { requestFindings } from './rules';
+
+/** Readers of the live stream at once, by default. */
+export const DEFAULT_STREAM_READERS = 16;
 
 export const DEFAULT_JOURNAL_SIZE = 1000;
 /** Characters of each body the journal keeps. */
@@ -32,6 +36,8 @@ export interface InspectorOptions {
   /** Entries kept; 0 turns the inspector off (no journal, no findings header). */
   journalSize: number;
   bodyLimit?: number;
+  /** Readers of the live stream at once (default DEFAULT_STREAM_READERS). */
+  streamReaders?: number;
   tokens: TokenService;
   clock: Clock;
 }
@@ -123,7 +129,7 @@ function tapBody(payload: Readable, tap: BodyTap, limit: number): PassThrough {
   return payload.pipe(through);
 }
 
-/** Text of at most `limit` characters (scrubbed when read); `truncated` when there was more. */
+/** Text of at most `limit` characters (scrubbed as it is journaled); `truncated` when there was more. */
 function keepText(text: string, limit: number, more: boolean, contentType: string | null, bytes: number | null): JournalBody {
   const truncated = more || text.length > limit;
   // A slice would keep the whole answer alive through the journal: copy the part that is kept.
@@ -164,7 +170,7 @@ function responseBody(payload: unknown, contentType: string | null, limit: numbe
   return { body: { contentType, bytes: null, truncated: false, note: `${describe(null, contentType)}, streamed` }, bytes: null };
 }
 
-/** The answer's headers as one flat name/value list (scrubbed when read). */
+/** The answer's headers as one flat name/value list (scrubbed as it is journaled). */
 function responseHeaders(reply: FastifyReply, bytes: number | null): string[] {
   const out: string[] = [];
   const headers = reply.getHeaders();
@@ -196,8 +202,10 @@ export interface Inspector {
   routes: KnownRoute[];
   /** Sends entry `id` again through the app, with a fresh token for the same caller; resolves with the new entry. */
   replay(id: number): Promise<{ status: number; entry: JournalEntry | undefined }>;
-  /** Ends every live stream (the app is closing). */
+  /** The live streams' readers (each ended when the app closes). */
   readonly streams: Set<{ end(): void }>;
+  /** How many readers the stream takes at once. */
+  readonly maxReaders: number;
 }
 
 /**
@@ -283,7 +291,7 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     const elapsed = s.start === undefined ? 0 : performance.now() - s.start;
     s.entry = journal.add((id) => {
       reply.header(REQUEST_ID_HEADER, String(id));
-      return {
+      return keptEntry({
         id,
         at: options.clock.now().getTime() - elapsed,
         method: request.method,
@@ -298,10 +306,9 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
         findings: kept,
         replayOf: replayOf > 0 && Number.isInteger(replayOf) ? replayOf : null,
         remoteAddress: request.socket?.remoteAddress ?? null,
-        // Node's own list, not a copy: it lives as long as the request object would anyway.
         request: { headers: request.raw.rawHeaders, body: requestPart },
         response: { headers: responseHeaders(reply, response.bytes), body: response.body },
-      };
+      });
     });
     done(null, payload);
   });
@@ -316,6 +323,7 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
     journal,
     routes,
     streams,
+    maxReaders: options.streamReaders ?? DEFAULT_STREAM_READERS,
     async replay(id) {
       const stored = journal.get(id);
       if (!stored) throw errors.noDataFound('journal entry', String(id));
@@ -325,13 +333,16 @@ export function installInspector(app: FastifyInstance, options: InspectorOptions
       const headers: Record<string, string> = {};
       for (const [name, value] of original.request.headers) {
         const lower = name.toLowerCase();
-        if (['content-length', 'connection', 'transfer-encoding', 'authorization', 'keep-alive', 'expect'].includes(lower)) continue;
+        if (['content-length', 'connection', 'transfer-encoding', 'keep-alive', 'expect'].includes(lower) || TOKEN_HEADERS.has(lower)) continue;
         headers[lower] = headers[lower] === undefined ? value : `${headers[lower]}, ${value}`;
       }
-      const authorization = original.request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
-      if (authorization !== undefined) {
-        // The journal never shows the token: a valid one is replaced by a fresh token for the same caller, an invalid one stays invalid.
-        headers.authorization = original.caller ? `Bearer ${(await options.tokens.issue(original.caller.clientId, original.caller.userId, 'api')).access_token}` : authorization;
+      // The journal never keeps a token: a valid one is replaced by a fresh token for the same caller, an invalid one stays invalid.
+      let fresh: string | undefined;
+      for (const name of TOKEN_HEADERS) {
+        const kept = original.request.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+        if (kept === undefined) continue;
+        if (original.caller) fresh ??= (await options.tokens.issue(original.caller.clientId, original.caller.userId, 'api')).access_token;
+        headers[name] = !fresh ? kept : name === 'authorization' ? `Bearer ${fresh}` : fresh;
       }
       headers[REPLAY_HEADER] = String(id);
       const answer = await app.inject({

@@ -12,13 +12,15 @@ import {
   type JournalFilter,
 } from '../../core/inspector';
 import { errors } from '../errors';
-import { toDetail, toSummary, type JournalEntry } from './journal';
+import { toDetail, toSummary, type Journal, type JournalEntry } from './journal';
 import type { Inspector } from './plugin';
 
 const TAGS = ['emulator devtools'];
-/** Bytes a stream may have waiting for a slow reader before further events are dropped (and counted). */
+/** Bytes a reader of the stream may have waiting; a reader past it that takes no more is dropped (it reconnects with Last-Event-ID). */
 export const STREAM_HIGH_WATER = 256 * 1024;
 const PING_MS = 15_000;
+/** Entries read from the ring at a time while a reader catches up. */
+const BACKLOG_BATCH = 50;
 
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'openapi-3.0' }) as Record<string, unknown>;
@@ -61,36 +63,75 @@ function toFilter(q: FilterQuery): JournalFilter {
   return { status: q.status, route: q.route, client: q.client, method: q.method, since: q.since, withFindings: q.findings };
 }
 
-/** One server-sent-events reader: never buffers more than STREAM_HIGH_WATER; what it misses is counted and said. */
+/**
+ * One server-sent-events reader. Its buffer is bounded: entries it missed (after Last-Event-ID) are read from the
+ * ring as it takes them, never more than STREAM_HIGH_WATER ahead; live entries are written as they come, and a
+ * reader whose buffer is still full when the next one (or a ping) comes is dropped, its buffer freed with its socket.
+ */
 export class EventStream {
-  private dropped = 0;
   private closed = false;
+  /** Id of the last entry this reader has had, or passed over; undefined once it is caught up. */
+  private cursor: number | undefined;
 
   constructor(
-    private readonly res: Pick<ServerResponse, 'writableLength' | 'write' | 'end' | 'on'>,
+    private readonly res: Pick<ServerResponse, 'writableLength' | 'write' | 'end' | 'destroy' | 'once'>,
     private readonly filter: JournalFilter,
+    private readonly journal: Pick<Journal, 'after'>,
+    private readonly text: (entry: JournalEntry) => string,
+    since?: number,
   ) {
-    res.on('drain', () => this.flushDropped());
+    this.cursor = since;
+    this.catchUp();
   }
 
-  send(entry: JournalEntry, data: () => string): void {
-    if (this.closed || !matchesFilter(entry, this.filter)) return;
-    if (this.res.writableLength > STREAM_HIGH_WATER) {
-      this.dropped++;
-      return;
+  private get full(): boolean {
+    return this.res.writableLength > STREAM_HIGH_WATER;
+  }
+
+  private write(entry: JournalEntry): void {
+    this.res.write(`id: ${entry.id}\nevent: request\ndata: ${this.text(entry)}\n\n`);
+  }
+
+  /** Writes what the reader missed, oldest first, as it takes it; then follows live. */
+  private catchUp(): void {
+    while (!this.closed && this.cursor !== undefined) {
+      if (this.full) {
+        this.res.once('drain', () => this.catchUp());
+        return;
+      }
+      const batch = this.journal.after({ ...this.filter, since: this.cursor }, BACKLOG_BATCH);
+      if (batch.length === 0) {
+        this.cursor = undefined;
+        return;
+      }
+      for (const entry of batch) {
+        if (this.full) break;
+        this.write(entry);
+        this.cursor = entry.id;
+      }
     }
-    this.flushDropped();
-    this.res.write(`id: ${entry.id}\nevent: request\ndata: ${data()}\n\n`);
+  }
+
+  send(entry: JournalEntry): void {
+    if (this.closed || this.cursor !== undefined || !matchesFilter(entry, this.filter)) return;
+    if (this.full) return this.drop();
+    this.write(entry);
   }
 
   comment(text: string): void {
-    if (!this.closed && this.res.writableLength <= STREAM_HIGH_WATER) this.res.write(`: ${text}\n\n`);
+    if (this.closed) return;
+    if (this.full) return this.drop();
+    this.res.write(`: ${text}\n\n`);
   }
 
-  private flushDropped(): void {
-    if (this.dropped === 0 || this.closed) return;
-    this.res.write(`event: dropped\ndata: ${JSON.stringify({ count: this.dropped })}\n\n`);
-    this.dropped = 0;
+  /** A reader that does not take what it was sent: its connection goes, and with it what was waiting for it. */
+  private drop(): void {
+    this.closed = true;
+    this.res.destroy();
+  }
+
+  get ended(): boolean {
+    return this.closed;
   }
 
   end(): void {
@@ -104,6 +145,12 @@ export function registerInspectorRoutes(app: FastifyInstance, inspector: Inspect
   const { journal } = inspector;
   const config = { headers: 'devtools' as const };
   const base = '/_emulator/requests';
+  let memo: { id: number; text: string } | undefined;
+  // Every reader sends the same text for a new entry: it is made once.
+  const text = (entry: JournalEntry) => {
+    if (memo?.id !== entry.id) memo = { id: entry.id, text: JSON.stringify(toSummary(entry)) };
+    return memo.text;
+  };
 
   app.get(
     base,
@@ -133,35 +180,28 @@ export function registerInspectorRoutes(app: FastifyInstance, inspector: Inspect
     {
       config,
       schema: {
-        summary: 'Live stream of new journal entries as server-sent events (event "request", data an entry summary; "dropped" when a slow reader missed some)',
+        summary: `Live stream of new journal entries as server-sent events (event "request", data an entry summary); at most ${inspector.maxReaders} readers (503 past that), and a reader more than ${STREAM_HIGH_WATER / 1024} KiB behind is dropped (it resumes with Last-Event-ID)`,
         tags: TAGS,
         querystring: filterSchema(journal.capacity),
-        response: { 200: { description: 'text/event-stream', type: 'string' }, '4xx': errorSchema },
+        response: { 200: { description: 'text/event-stream', type: 'string' }, '4xx': errorSchema, 503: errorSchema },
       },
     },
     (request: FastifyRequest<{ Querystring: FilterQuery }>, reply) => {
       const filter = toFilter(request.query);
+      const streams = inspector.streams;
+      if (streams.size >= inspector.maxReaders) {
+        throw errors.devtoolsBusy(`The request stream has ${inspector.maxReaders} readers already, its most; close one (or read the journal with GET ${base}?since=ID).`, 5);
+      }
       const lastEventId = Number(request.headers['last-event-id']);
       const since = Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : filter.since;
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
       res.write('retry: 2000\n: dam emulator request journal\n\n');
-      const stream = new EventStream(res, { ...filter, since: undefined });
-      // Entries since the reader's last one first (a reconnect loses nothing the ring still holds), oldest first.
-      if (since !== undefined) {
-        for (const entry of journal.list({ ...filter, since }, journal.capacity).reverse()) stream.send(entry, () => JSON.stringify(toSummary(entry)));
-      }
-      let memo: { id: number; text: string } | undefined;
-      const unsubscribe = journal.subscribe((entry) =>
-        stream.send(entry, () => {
-          if (memo?.id !== entry.id) memo = { id: entry.id, text: JSON.stringify(toSummary(entry)) };
-          return memo.text;
-        }),
-      );
+      const stream = new EventStream(res, { ...filter, since: undefined }, journal, text, since);
+      const unsubscribe = journal.subscribe((entry) => stream.send(entry));
       const ping = setInterval(() => stream.comment('ping'), PING_MS);
       ping.unref();
-      const streams = inspector.streams;
       const handle = { end: () => stream.end() };
       streams.add(handle);
       const cleanup = () => {

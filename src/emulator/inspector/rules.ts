@@ -94,8 +94,9 @@ function headerRules(f: Facts, out: Finding[]): void {
   const authorization = header(f, 'authorization');
   if (!authorization) out.push(finding('DE1006', 'The request has no Authorization header; this endpoint is protected.', TOKEN_ADVICE + '.'));
   else if (!/^Bearer\s+\S+\s*$/i.test(authorization)) {
-    const scheme = /^\s*(\S+)/.exec(authorization)?.[1] ?? '';
-    out.push(finding('DE1007', `Authorization uses '${scheme.slice(0, 20)}', not a Bearer token; the service takes only OAuth 2.0 bearer tokens.`, TOKEN_ADVICE + '.'));
+    // Only a scheme is named: a bare value (a token sent without one) is a secret, and findings are kept and shown.
+    const scheme = /^\s*([A-Za-z][\w-]{0,19})\s+\S/.exec(authorization)?.[1];
+    out.push(finding('DE1007', `Authorization ${scheme ? `uses '${scheme}'` : 'carries a value without a scheme'}, not a Bearer token; the service takes only OAuth 2.0 bearer tokens.`, TOKEN_ADVICE + '.'));
   }
   const version = header(f, 'api-version');
   const core = f.lower.startsWith('/api/core');

@@ -13,7 +13,7 @@ import { migrations } from '../storage/migrations';
 import { migrate } from '../storage/migrate';
 import { openPglite, type PgliteTuning } from '../storage/pglite';
 import { PREPARED_MANIFEST, type PreparedManifest } from './prepared';
-import { readManifest, writeManifest } from './snapshotDir';
+import { readManifest, sha256Of, writeManifest } from './snapshotDir';
 import { saveSnapshot } from './snapshots';
 
 /**
@@ -40,9 +40,12 @@ async function compressTables(dir: string): Promise<void> {
   const manifest = await readManifest(dir);
   for (const table of manifest.tables) {
     const raw = join(dir, table.file);
-    writeFileSync(`${raw}.br`, brotliCompressSync(readFileSync(raw), BROTLI));
+    const compressed = brotliCompressSync(readFileSync(raw), BROTLI);
+    writeFileSync(`${raw}.br`, compressed);
     rmSync(raw);
     table.file = `${table.file}.br`;
+    table.bytes = compressed.length;
+    table.sha256 = sha256Of(compressed);
   }
   await writeManifest(dir, manifest);
 }

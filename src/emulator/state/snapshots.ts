@@ -1,12 +1,29 @@
 // Saving the emulator's state to a snapshot folder (snapshotDir.ts) and loading one back, on either backend.
-// A load replaces only the tables whose content differs from the snapshot's (tables.ts), in one transaction, and
-// brings the blob folder to the snapshot's blobs: new ones are linked in before the database changes, those the
-// snapshot does not have are removed after it committed, so a crash in between leaves unused files, never a row
-// naming a missing blob.
-import { rm, writeFile } from 'node:fs/promises';
+// A load first verifies every file the snapshot names, then replaces only the tables whose content differs from
+// the snapshot's (tables.ts), in one transaction, and brings the blob folder to the snapshot's blobs: new ones are
+// copied in before the database changes, those the snapshot does not have are removed after it committed, so a
+// crash in between leaves unused files, never a row naming a missing blob.
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable, Store } from '../storage/store';
-import { type Manifest, SnapshotFormatError, linkBlobs, linkFile, listBlobs, readManifest, readTable, stagingFor, writeManifest } from './snapshotDir';
+import {
+  type Manifest,
+  type TableEntry,
+  SnapshotDamagedError,
+  SnapshotFormatError,
+  copyBlobs,
+  copyInto,
+  listBlobs,
+  pruneSnapshot,
+  putFile,
+  readManifest,
+  readTable,
+  sha256Of,
+  snapshotBlobs,
+  tableFileIntact,
+  verifySnapshot,
+  writeManifest,
+} from './snapshotDir';
 import {
   KEPT_ROWS,
   VERSION_SEQUENCES,
@@ -22,7 +39,7 @@ import {
   type TableInfo,
 } from './tables';
 
-export { SnapshotFormatError, readManifest };
+export { SnapshotDamagedError, SnapshotFormatError, readManifest, verifySnapshot };
 
 /** A snapshot that cannot be loaded into this emulator (saved by another version of it). */
 export class SnapshotMismatchError extends Error {}
@@ -48,72 +65,82 @@ function countRows(data: Buffer): number {
   return n;
 }
 
-/** Table files of other snapshots by table and content id: a table saved before and unchanged since is linked, not read. */
-async function savedTables(dirs: string[]): Promise<Map<string, { dir: string; entry: Manifest['tables'][number] }>> {
-  const found = new Map<string, { dir: string; entry: Manifest['tables'][number] }>();
+interface SavedTable {
+  dir: string;
+  entry: TableEntry;
+}
+
+/** Table files of snapshots by table and content id: a table saved before and unchanged since is copied, not read from the database. */
+async function savedTables(dirs: string[]): Promise<Map<string, SavedTable>> {
+  const found = new Map<string, SavedTable>();
   for (const dir of dirs) {
     const manifest = await readManifest(dir).catch(() => undefined);
-    for (const entry of manifest?.tables ?? []) found.set(`${entry.name}\0${entry.content}`, { dir, entry });
+    // Only files with a checksum: the copy is checked against it before it is used.
+    for (const entry of manifest?.tables ?? []) if (entry.sha256 !== undefined) found.set(`${entry.name}\0${entry.content}`, { dir, entry });
   }
   return found;
 }
 
+/** `tables/<table>.<content id>.copy[.br]`: a new content gets a new name, so a save never writes over a file the old manifest names. */
+const tableFile = (name: string, content: string, compressed: boolean) => `tables/${name}.${content}.copy${compressed ? '.br' : ''}`;
+
 /**
- * Saves the state to `dir` (replacing what was there). Nothing may write meanwhile (the caller holds the gate).
- * `reuse`: other snapshot folders whose files of unchanged tables can be linked instead of read again.
+ * Saves the state to `dir`, replacing what was saved there in one rename of the manifest (snapshotDir.ts). Nothing
+ * may write meanwhile (the caller holds the gate). `reuse`: other snapshot folders whose files of unchanged tables
+ * can be copied instead of read again from the database.
  */
 export async function saveSnapshot(store: Store, blobDir: string, dir: string, reuse: string[] = []): Promise<Manifest> {
-  const staging = await stagingFor(dir);
-  const earlier = await savedTables(reuse);
-  try {
-    const manifest = await store.transaction(async (tx) => {
-      const tables = await tenantTables(tx);
-      await ensureTracking(tx, tables);
-      const known = await contentIds(tx, tables);
-      const content = new Map<string, string>();
-      const entries: Manifest['tables'] = [];
-      for (const t of tables) {
-        const id = known.get(t.name) ?? newContentId();
-        content.set(t.name, id);
-        const same = known.has(t.name) ? earlier.get(`${t.name}\0${id}`) : undefined;
-        if (same && same.entry.columns.join() === t.columns.join()) {
-          await linkFile(join(same.dir, same.entry.file), join(staging.dir, same.entry.file));
-          entries.push(same.entry);
-          continue;
-        }
-        const data = await tx.copyTo(selectFor(t));
-        const file = `tables/${t.name}.copy`;
-        await writeFile(join(staging.dir, file), data);
-        entries.push({ name: t.name, columns: t.columns, rows: countRows(data), content: id, file });
+  await mkdir(join(dir, 'tables'), { recursive: true });
+  const current = await readManifest(dir).catch(() => undefined);
+  // This folder's own files first: a table unchanged since its last save here keeps its file as it is.
+  const earlier = await savedTables([...reuse, ...(current ? [dir] : [])]);
+  const manifest = await store.transaction(async (tx) => {
+    const tables = await tenantTables(tx);
+    await ensureTracking(tx, tables);
+    const known = await contentIds(tx, tables);
+    const content = new Map<string, string>();
+    const entries: Manifest['tables'] = [];
+    for (const t of tables) {
+      const id = known.get(t.name) ?? newContentId();
+      content.set(t.name, id);
+      const same = known.has(t.name) ? earlier.get(`${t.name}\0${id}`) : undefined;
+      if (same && same.entry.columns.join() === t.columns.join() && (await tableFileIntact(same.dir, same.entry))) {
+        const file = tableFile(t.name, id, same.entry.file.endsWith('.br'));
+        if (same.dir !== dir || same.entry.file !== file) await copyInto(join(same.dir, same.entry.file), join(dir, file));
+        entries.push({ ...same.entry, file });
+        continue;
       }
-      await recordContent(tx, tables, content);
-      const sequences: Manifest['sequences'] = [];
-      for (const name of await tenantSequences(tx)) {
-        const [row] = await tx.query<{ value: string; called: boolean }>(`SELECT last_value::text AS value, is_called AS called FROM ${quote(name)}`);
-        sequences.push({ name, value: row.value, called: row.called });
-      }
-      const migrations = (await tx.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY applied_on, id')).map((r) => r.id);
-      const seed = (await tx.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'seed'`))[0]?.value ?? null;
-      const records = entries.find((e) => e.name === 'records')?.rows ?? 0;
-      return { migrations, seed, records, tables: entries, sequences };
-    });
-    const blobs = await listBlobs(blobDir);
-    await linkBlobs(blobDir, join(staging.dir, 'blobs'), blobs.keys());
-    const full: Manifest = {
-      format: 'dam-emulator-state',
-      version: 1,
-      createdOn: new Date().toISOString(),
-      backend: store.kind,
-      ...manifest,
-      blobs: { count: blobs.size, bytes: [...blobs.values()].reduce((a, b) => a + b, 0) },
-    };
-    await writeManifest(staging.dir, full);
-    await staging.commit();
-    return full;
-  } catch (err) {
-    await staging.discard();
-    throw err;
-  }
+      const data = await tx.copyTo(selectFor(t));
+      const file = tableFile(t.name, id, false);
+      await putFile(dir, file, data);
+      entries.push({ name: t.name, columns: t.columns, rows: countRows(data), content: id, file, bytes: data.length, sha256: sha256Of(data) });
+    }
+    await recordContent(tx, tables, content);
+    const sequences: Manifest['sequences'] = [];
+    for (const name of await tenantSequences(tx)) {
+      const [row] = await tx.query<{ value: string; called: boolean }>(`SELECT last_value::text AS value, is_called AS called FROM ${quote(name)}`);
+      sequences.push({ name, value: row.value, called: row.called });
+    }
+    const migrations = (await tx.query<{ id: string }>('SELECT id FROM schema_migrations ORDER BY applied_on, id')).map((r) => r.id);
+    const seed = (await tx.query<{ value: string }>(`SELECT value FROM meta WHERE key = 'seed'`))[0]?.value ?? null;
+    const records = entries.find((e) => e.name === 'records')?.rows ?? 0;
+    return { migrations, seed, records, tables: entries, sequences };
+  });
+  // Blobs never change once written, so one of the same key and size already here is the same blob.
+  const blobs = await listBlobs(blobDir);
+  const here = await listBlobs(join(dir, 'blobs'));
+  await copyBlobs(blobDir, join(dir, 'blobs'), [...blobs.keys()].filter((p) => here.get(p) !== blobs.get(p)));
+  const full: Manifest = {
+    format: 'dam-emulator-state',
+    version: 1,
+    createdOn: new Date().toISOString(),
+    backend: store.kind,
+    ...manifest,
+    blobs: { count: blobs.size, bytes: [...blobs.values()].reduce((a, b) => a + b, 0), files: Object.fromEntries(blobs) },
+  };
+  await writeManifest(dir, full);
+  await pruneSnapshot(dir, full);
+  return full;
 }
 
 async function mayLeaveForeignKeysUnchecked(db: Queryable): Promise<boolean> {
@@ -165,13 +192,14 @@ export async function loadSnapshot(store: Store, blobDir: string, dir: string): 
   const manifest = await readManifest(dir);
   const tables = await tenantTables(store);
   await checkFits(store, manifest, tables);
+  await verifySnapshot(dir, manifest);
   await ensureTracking(store, tables);
 
   // The snapshot's blobs go in first: whatever row of the snapshot names one finds it.
-  const wanted = await listBlobs(join(dir, 'blobs'));
+  const wanted = await snapshotBlobs(dir, manifest);
   const present = await listBlobs(blobDir);
   const toAdd = [...wanted.keys()].filter((p) => !present.has(p));
-  await linkBlobs(join(dir, 'blobs'), blobDir, toAdd);
+  await copyBlobs(join(dir, 'blobs'), blobDir, toAdd, join(blobDir, 'tmp'));
 
   const loaded = await store.transaction(async (tx) => {
     const live = await contentIds(tx, tables);
@@ -201,7 +229,13 @@ export async function loadSnapshot(store: Store, blobDir: string, dir: string): 
     for (const t of order) {
       const entry = byName.get(t.name);
       const rows = data.get(t.name);
-      if (entry && rows?.length) await tx.copyFrom(`${quote(t.name)} (${entry.columns.map(quote).join(', ')})`, rows);
+      if (!entry || !rows?.length) continue;
+      try {
+        await tx.copyFrom(`${quote(t.name)} (${entry.columns.map(quote).join(', ')})`, rows);
+      } catch (err) {
+        // Rows the database refuses (a file altered along with its manifest): the transaction rolls back, naming the file.
+        throw new SnapshotDamagedError(dir, entry.file, `could not be loaded: ${(err as Error).message}`);
+      }
     }
     for (const s of manifest.sequences) {
       if (VERSION_SEQUENCES.has(s.name)) continue;

@@ -6,7 +6,7 @@ import { migrate } from '../storage/migrate';
 import { seedStore } from '../seed';
 import { preparedTenant } from './prepared';
 import type { Manifest } from './snapshotDir';
-import { loadSnapshot, readManifest, SnapshotMismatchError } from './snapshots';
+import { loadSnapshot, readManifest, SnapshotMismatchError, verifySnapshot } from './snapshots';
 
 export interface StartPlan {
   seed: 'demo' | 'empty';
@@ -14,9 +14,15 @@ export interface StartPlan {
   importDir?: string;
 }
 
-/** The snapshot --import names, read before the store opens: a new data folder may start from a prepared one. */
+/**
+ * The snapshot --import names, read and verified before the store opens (a damaged one is refused naming its folder
+ * and file, before anything is created): a new data folder may start from a prepared one.
+ */
 export async function readImport(importDir: string | undefined): Promise<Manifest | undefined> {
-  return importDir ? readManifest(importDir) : undefined;
+  if (!importDir) return undefined;
+  const manifest = await readManifest(importDir);
+  await verifySnapshot(importDir, manifest);
+  return manifest;
 }
 
 /** Whether a snapshot was saved with exactly this emulator's schema. */

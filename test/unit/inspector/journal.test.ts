@@ -8,7 +8,7 @@ function entry(id: number, over: Partial<JournalEntry> = {}): JournalEntry {
     at: 0,
     method: 'GET',
     path: `/api/core/record/${id}`,
-    rawQuery: '',
+    query: '',
     status: 200,
     durationMs: 1,
     client: 'test/1',
@@ -79,5 +79,19 @@ describe('inspector journal', () => {
 
   it('refuses a capacity that is not a positive integer', () => {
     assert.throws(() => new Journal(0), RangeError);
+  });
+});
+
+describe('inspector journal: memory bound', () => {
+  it('lets the oldest entries go past its byte bound, whatever its count allows, and always keeps the newest', () => {
+    const j = new Journal(1000, 10_000);
+    for (let i = 0; i < 20; i++) j.add((id) => ({ ...entry(id), size: 3000 }));
+    assert.equal(j.size, 3);
+    assert.ok(j.bytes <= 10_000);
+    assert.deepEqual(j.list({}, 100).map((e) => e.id), [20, 19, 18]);
+    j.add((id) => ({ ...entry(id), size: 50_000 }));
+    assert.deepEqual(j.list({}, 100).map((e) => e.id), [21]);
+    j.clear();
+    assert.equal(j.bytes, 0);
   });
 });
