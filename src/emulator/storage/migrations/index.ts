@@ -8,5 +8,8 @@ import { rules } from './rules';
 import { orders } from './orders';
 import { searchIndexes } from './searchIndexes';
 import { searchWords } from './searchWords';
+import { orderFields } from './orderFields';
+import { refreshTokens } from './refreshTokens';
+import { recordTrail } from './recordTrail';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, searchWords];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, searchWords, orderFields, refreshTokens, recordTrail];
