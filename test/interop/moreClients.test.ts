@@ -233,7 +233,7 @@ describeEachBackend('interop: connectors, MCP servers, a PKCE starter kit and a 
       let page = 1;
       const pageSize = 100;
       const seen = new Set<string>();
-      let total = 0;
+      let total: number;
       for (;;) {
         const answer = expectStatus(await send(env().url, 'POST', `/api/core/search/records?page=${page}&pageSize=${pageSize}`, php(), JSON.stringify({ searchExpression: { expression: 'ContentType = Video' }, logRequest: false })), 200);
         assert.equal(answer.json.page, page);
