@@ -125,7 +125,9 @@ export const OrderSchema = resource({
   id: Id,
   type: z.string(),
   status: z.string(),
-  deliveredFiles: z.array(z.string()).describe('Download links, once the order is done.'),
+  deliveredFiles: z
+    .array(z.union([z.string(), z.object({ deliveredPath: z.string() }).loose()]))
+    .describe('Download links once the order is done: URL strings (download orders) or objects with deliveredPath (PublicCDN).'),
   createdOn: Time,
 });
 

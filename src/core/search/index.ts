@@ -66,5 +66,7 @@ export {
   sectionRequest,
   withSearchDefaults,
   type ResolvedSearchRequest,
+  type ResolvedSubExpression,
   type SearchRequest,
+  type SubExpression,
 } from './request';

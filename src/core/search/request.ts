@@ -19,13 +19,23 @@ export interface SearchRequest {
   defaultLogicalOperator?: LogicalOperator;
   /** A plain sort expression (`Title, CreatedOn desc`, `Rank desc`). */
   sort?: string;
+  /**
+   * Further expressions, each with its own parameters and options, joined to `expression` (and to each other) by this
+   * request's `defaultLogicalOperator`, as criteria written side by side are.
+   */
+  subExpressions?: readonly SubExpression[];
 }
+
+/** One of `subExpressions`: a search expression object of its own (no target, no sort). */
+export type SubExpression = Omit<SearchRequest, 'target' | 'sort'>;
 
 /** What the spec says the service assumes when a request leaves an option out. */
 export const SEARCH_DEFAULTS = { supportWildcards: true, defaultLogicalOperator: 'OR' } as const satisfies Partial<SearchRequest>;
 
 /** A request with every option decided: what the emulator evaluates. */
-export type ResolvedSearchRequest = Required<Omit<SearchRequest, 'sort'>> & { sort: string };
+export type ResolvedSearchRequest = Required<Omit<SearchRequest, 'sort' | 'subExpressions'>> & { sort: string; subExpressions: ResolvedSubExpression[] };
+
+export type ResolvedSubExpression = Omit<ResolvedSearchRequest, 'target' | 'sort' | 'subExpressions'> & { subExpressions: ResolvedSubExpression[] };
 
 export function withSearchDefaults(request: SearchRequest): ResolvedSearchRequest {
   return {
@@ -36,7 +46,13 @@ export function withSearchDefaults(request: SearchRequest): ResolvedSearchReques
     supportWildcards: request.supportWildcards ?? SEARCH_DEFAULTS.supportWildcards,
     defaultLogicalOperator: request.defaultLogicalOperator ?? SEARCH_DEFAULTS.defaultLogicalOperator,
     sort: request.sort?.trim() ?? '',
+    subExpressions: (request.subExpressions ?? []).map((sub) => withSubDefaults(sub)),
   };
+}
+
+function withSubDefaults(sub: SubExpression): ResolvedSubExpression {
+  const { target: _target, sort: _sort, ...rest } = withSearchDefaults({ ...sub, target: 'records' });
+  return rest;
 }
 
 /**
@@ -51,6 +67,7 @@ export function searchExpressionObject(request: SearchRequest): Record<string, u
   }
   if (request.supportWildcards !== undefined) out.supportWildcards = request.supportWildcards;
   if (request.defaultLogicalOperator !== undefined) out.defaultLogicalOperator = request.defaultLogicalOperator;
+  if (request.subExpressions?.length) out.subExpressions = request.subExpressions.map((sub) => searchExpressionObject({ ...sub, target: request.target }));
   return out;
 }
 

@@ -415,7 +415,8 @@ function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
     return;
   }
   if (legacy) {
-    const iso = `${legacy[3]}-${legacy[1].padStart(2, '0')}-${legacy[2].padStart(2, '0')}`;
+    const day = `${legacy[3]}-${legacy[1].padStart(2, '0')}-${legacy[2].padStart(2, '0')}`;
+    const iso = legacy[4] === undefined ? day : parsed.start.toISOString().replace('.000Z', 'Z');
     ctx.out.push(
       diagnostic(DiagnosticCodes.LegacyDateFormat, 'info', `\`M/D/YYYY\` dates come from old clients; ISO 8601 (\`${iso}\`) is the documented form.`, v.range, [
         { title: `Write \`${iso}\``, edits: [{ range: v.range, newText: iso }] },

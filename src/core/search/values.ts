@@ -81,7 +81,26 @@ export function digitsAt(text: string, at: number, count: number): boolean {
   return true;
 }
 
-export const LEGACY_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+/**
+ * `M/D/YYYY`, optionally with a time as .NET writes a DateTime in en-US (`11/27/2026 6:16:51 AM`: 12-hour clock with
+ * AM/PM, seconds optional) or on a 24-hour clock. Groups: month, day, year, hour, minute, second, AM/PM.
+ */
+export const LEGACY_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?(?: ?([AaPp][Mm]))?)?$/;
+
+/** The time of a legacy date in milliseconds after midnight; undefined when it has none, NaN when it is not a time. */
+export function legacyTime(legacy: RegExpExecArray): number | undefined {
+  if (legacy[4] === undefined) return undefined;
+  let h = Number(legacy[4]);
+  const min = Number(legacy[5]);
+  const sec = Number(legacy[6] ?? 0);
+  const half = legacy[7]?.toUpperCase();
+  if (half) {
+    if (h < 1 || h > 12) return NaN;
+    h = (h % 12) + (half === 'PM' ? 12 : 0);
+  }
+  if (h > 23 || min > 59 || sec > 59) return NaN;
+  return ((h * 60 + min) * 60 + sec) * 1000;
+}
 
 /** `today` in any case: what `toLowerCase() === 'today'` accepts (no non-ASCII character lower-cases to these letters). */
 export function isToday(text: string): boolean {
@@ -134,6 +153,13 @@ export function parseSearchDate(text: string, now: Date): SearchDate | undefined
     y = Number(legacy[3]);
     m = Number(legacy[1]);
     d = Number(legacy[2]);
+    const time = legacyTime(legacy);
+    if (time !== undefined) {
+      // No zone is written: read as UTC, as an ISO time without a zone is.
+      if (Number.isNaN(time) || m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) return undefined;
+      const instant = new Date(Date.UTC(y, m - 1, d) + time);
+      return { start: instant, end: instant, dateOnly: false };
+    }
   }
   if (m < 1 || m > 12 || d < 1 || d > daysIn(y, m)) return undefined;
   const start = new Date(Date.UTC(y, m - 1, d));

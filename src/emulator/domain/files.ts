@@ -64,6 +64,16 @@ export interface AdditionalFileRow {
 export interface ImageRow {
   kind: 'preview' | 'thumbnail';
   version: FileVersionRow;
+  /** Its size in bytes, once it has been rendered (left out before: it is not known, and null breaks typed clients). */
+  size?: number;
+}
+
+/** A version's preview or thumbnail, with its size when it was rendered already; null when the version has none. */
+export async function imageOf(rc: RenderContext, kind: ImageRow['kind'], version: FileVersionRow): Promise<ImageRow | null> {
+  if (!hasImage(version)) return null;
+  const blob = kind === 'preview' ? version.preview_blob : version.thumbnail_blob;
+  const size = blob ? await rc.ctx.blobs.size(blob) : undefined;
+  return size === undefined ? { kind, version } : { kind, version, size };
 }
 
 /** Longest side of a rendered preview and thumbnail (never upscaled). */
@@ -270,7 +280,7 @@ export async function masterLatestVersion(rc: RenderContext, recordId: string): 
 /** The record's preview/thumbnail: that of its master file's newest version, null when that is not an image. */
 export async function recordImage(rc: RenderContext, recordId: string, kind: ImageRow['kind']): Promise<ImageRow | null> {
   const version = await masterLatestVersion(rc, recordId);
-  return version && hasImage(version) ? { kind, version } : null;
+  return version && imageOf(rc, kind, version);
 }
 
 export const hasImage = (v: FileVersionRow) => v.width !== null && v.height !== null;

@@ -8,6 +8,7 @@ import {
   downloadUri,
   hasImage,
   imageBlob,
+  imageOf,
   IMAGE_SIZES,
   fitWithin,
   loadFiles,
@@ -64,9 +65,13 @@ export const fileVersionType = defineType<FileVersionRow>({
     mimeType: v.mime_type,
     // Left out, not null, until a seeded version's bytes are made: typed clients take a null size as an error.
     ...(pending(v) ? {} : { fileSize: Number(v.file_size), checksum: v.checksum }),
+    fileExtension: v.extension,
+    // Processing (hashing, the image probe) is done before a version is stored, so every version is ready.
+    fileState: 'Available',
+    preventDownload: false,
     hasImage: hasImage(v),
-    width: v.width,
-    height: v.height,
+    // Only images have a size in pixels; left out, not null, for the rest.
+    ...(v.width !== null && v.height !== null ? { width: v.width, height: v.height } : {}),
     createdOn: iso(v.created_on),
     fileCreatedOn: iso(v.created_on),
     fileModifiedOn: iso(v.created_on),
@@ -81,9 +86,14 @@ export const fileVersionType = defineType<FileVersionRow>({
       href: (v, rc) => `${core(rc)}/fileversion/${v.id}/additionalfiles`,
       load: (v, rc) => loadFiles.additionalOfVersion(rc.ctx.store, v.id),
     },
-    { key: 'preview', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/preview`, load: async (v) => (hasImage(v) ? { kind: 'preview', version: v } : null) },
-    { key: 'thumbnail', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/thumbnail`, load: async (v) => (hasImage(v) ? { kind: 'thumbnail', version: v } : null) },
+    { key: 'preview', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/preview`, load: (v, rc) => imageOf(rc, 'preview', v) },
+    { key: 'thumbnail', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/thumbnail`, load: (v, rc) => imageOf(rc, 'thumbnail', v) },
     { key: 'file', type: 'file', many: false, href: (v, rc) => `${core(rc)}/file/${v.file_id}`, load: async (v, rc) => (await loadFiles.file(rc.ctx.store, v.file_id)) ?? null },
+    // What public clients select besides (real-service-notes, second round). The emulator publishes no public links or
+    // CDN URIs, so those two are empty lists, as on a tenant where none was made (and `HasPublicUri` is false).
+    { key: 'filetype', type: 'filetype', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/filetype`, load: async (v) => fileTypeOf(v) },
+    { key: 'publiclinks', type: 'publiclink', many: true, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/publiclinks`, load: async () => [] },
+    { key: 'publicuris', type: 'publicuri', many: true, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/publicuris`, load: async () => [] },
   ],
 });
 
@@ -104,6 +114,11 @@ export const additionalFileType = defineType<AdditionalFileRow>({
     fileSize: Number(a.file_size),
     createdOn: iso(a.created_on),
   }),
+  // `select-additionalfile: uri, metadata` (real-service-notes): the rendition's download URI, and its preset and crop.
+  optional: {
+    uri: (a, rc) => downloadUri(rc, 'additionalfile', a.id),
+    metadata: (a) => ({ preset: a.preset, format: a.format, width: a.width, height: a.height, crop: { x: 0, y: 0, width: a.width, height: a.height } }),
+  },
   relations: [
     { key: 'download', type: 'download', many: false, href: (a, rc) => downloadUri(rc, 'additionalfile', a.id), load: async (a, rc) => ({ href: downloadUri(rc, 'additionalfile', a.id) }) },
     { key: 'fileversion', type: 'fileversion', many: false, href: (a, rc) => `${core(rc)}/fileversion/${a.file_version_id}`, load: async (a, rc) => (await loadFiles.version(rc.ctx.store, a.file_version_id)) ?? null },
@@ -124,6 +139,8 @@ export const imageType = defineType<ImageRow>({
       width: size.width,
       height: size.height,
       format: i.kind === 'preview' ? 'jpg' : 'png',
+      extension: i.kind === 'preview' ? 'jpg' : 'png',
+      ...(i.size === undefined ? {} : { size: i.size }),
       uri: downloadUri(rc, i.kind, i.version.id),
     };
   },
@@ -132,6 +149,12 @@ export const imageType = defineType<ImageRow>({
     { key: 'fileversion', type: 'fileversion', many: false, href: (i, rc) => `${core(rc)}/fileversion/${i.version.id}`, load: async (i) => i.version },
   ],
 });
+
+/** A version's file type as `select-fileversion: filetype` embeds it. */
+function fileTypeOf(v: FileVersionRow) {
+  const kind = v.mime_type.split('/')[0];
+  return { name: v.extension.toUpperCase(), extension: v.extension, mimeType: v.mime_type, kind: kind === 'application' ? 'Document' : kind.charAt(0).toUpperCase() + kind.slice(1) };
+}
 
 const IdParams = z.object({ id: Segment });
 const ImageQuery = z.object({ fileVersionId: z.string().max(100).optional(), recordId: z.string().max(100).optional() }).loose();

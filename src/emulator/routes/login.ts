@@ -19,7 +19,16 @@ const TokenRequest = z.object({
   code: z.string().max(500).optional(),
   redirect_uri: z.string().max(2000).optional(),
   code_verifier: z.string().max(500).optional(),
+  refresh_token: z.string().max(500).optional(),
 });
+
+/** Scopes a client may ask: the API, and `offline_access` for a refresh token (authorization-code flow only). */
+const SCOPES = ['api', 'offline_access'];
+/** How long an unused refresh token stays valid. */
+const REFRESH_TTL_MS = 30 * 24 * 3600_000;
+
+/** The scope the authorization code flow grants: always the API, and offline access when it was asked for. */
+const grantedScope = (asked: string | undefined) => (asked?.split(/\s+/).includes('offline_access') ? 'api offline_access' : 'api');
 
 const AuthorizeRequest = z.object({
   client_id: z.string().min(1).max(200),
@@ -80,6 +89,48 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const findClient = async (id: string | undefined) =>
     id ? (await ctx.store.query<ClientRow>('SELECT client_id, secret, user_id FROM clients WHERE client_id = $1', [id]))[0] : undefined;
 
+  /** An access token for the API, with a new refresh token when offline access was granted. */
+  const withRefreshToken = async (client: ClientRow, scope: string) => {
+    const issued = await ctx.tokens.issue(client.client_id, client.user_id, 'api');
+    if (!scope.split(/\s+/).includes('offline_access')) return issued;
+    const refreshToken = randomBytes(32).toString('base64url');
+    await ctx.store.query('INSERT INTO refresh_tokens (token, client_id, user_id, scope, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      refreshToken,
+      client.client_id,
+      client.user_id,
+      scope,
+      new Date(ctx.clock.now().getTime() + REFRESH_TTL_MS),
+    ]);
+    return { ...issued, scope, refresh_token: refreshToken };
+  };
+
+  route(app, ctx, {
+    method: 'GET',
+    url: '/login/.well-known/openid-configuration',
+    summary: 'OpenID discovery: the endpoints, grant types, client authentication methods and PKCE methods',
+    tag,
+    policy: 'login',
+    responses: { 200: { description: 'The discovery document', schema: z.object({ issuer: z.string(), token_endpoint: z.string() }).loose() } },
+    handler: async ({ request, reply }) => {
+      const login = `${ctx.origin(request)}/login`;
+      reply.header('Cache-Control', 'public, max-age=3600');
+      return {
+        issuer: login,
+        authorization_endpoint: `${login}/connect/authorize`,
+        token_endpoint: `${login}/connect/token`,
+        scopes_supported: SCOPES,
+        response_types_supported: ['code'],
+        response_modes_supported: ['query'],
+        grant_types_supported: ['authorization_code', 'client_credentials', 'password', 'refresh_token'],
+        token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+        code_challenge_methods_supported: ['S256'],
+        subject_types_supported: ['public'],
+        // Access tokens are JWT-shaped (clients read `exp`), but the emulator checks them by lookup, not signature.
+        id_token_signing_alg_values_supported: ['HS256'],
+      };
+    },
+  });
+
   route(app, ctx, {
     method: 'POST',
     url: '/login/connect/token',
@@ -115,7 +166,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     const client = await findClient(body.client_id);
     if (!client) return sendOAuthError(reply, new OAuthError(401, 'invalid_client', 'Unknown client_id.'));
     const scope = body.scope?.trim() || 'api';
-    if (scope.split(/\s+/).some((s) => s !== 'api')) return sendOAuthError(reply, new OAuthError(400, 'invalid_scope', `Unsupported scope '${scope}'; use 'api'.`));
+    if (scope.split(/\s+/).some((s) => !SCOPES.includes(s))) return sendOAuthError(reply, new OAuthError(400, 'invalid_scope', `Unsupported scope '${scope}'; use 'api' (and 'offline_access' for a refresh token).`));
+    // A refresh token comes only with a user's consent (the authorization-code flow): the spec gives client
+    // credentials none, and a tenant refuses offline_access there.
+    if (scope.split(/\s+/).includes('offline_access') && (body.grant_type === 'client_credentials' || body.grant_type === 'password')) {
+      return sendOAuthError(reply, new OAuthError(400, 'invalid_scope', `offline_access is not granted to the ${body.grant_type} flow; it has no refresh token.`));
+    }
     const secretOk = body.client_secret !== undefined && sameSecret(body.client_secret, client.secret);
 
     if (body.grant_type === 'client_credentials' || body.grant_type === 'password') {
@@ -136,22 +192,39 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       }
       const verifier = body.code_verifier;
       const result = await ctx.store.transaction(async (tx) => {
-        const rows = await tx.query<{ client_id: string; redirect_uri: string; code_challenge: string; expires_at: Date; used: boolean; user_id: number }>(
-          'SELECT client_id, redirect_uri, code_challenge, expires_at, used, user_id FROM auth_codes WHERE code = $1 FOR UPDATE',
+        const rows = await tx.query<{ client_id: string; redirect_uri: string; code_challenge: string; expires_at: Date; used: boolean; user_id: number; scope: string }>(
+          'SELECT client_id, redirect_uri, code_challenge, expires_at, used, user_id, scope FROM auth_codes WHERE code = $1 FOR UPDATE',
           [body.code!],
         );
         const row = rows[0];
-        if (!row || row.used || new Date(row.expires_at).getTime() <= ctx.clock.now().getTime()) return 'the code is unknown, used or expired';
+        if (!row || row.used || new Date(row.expires_at).getTime() <= ctx.clock.now().getTime()) return { refused: 'the code is unknown, used or expired' };
         await tx.query('UPDATE auth_codes SET used = true WHERE code = $1', [body.code!]);
-        if (row.client_id !== client.client_id) return 'the code was issued to another client';
-        if (row.redirect_uri !== body.redirect_uri) return 'redirect_uri differs from the authorization request';
+        if (row.client_id !== client.client_id) return { refused: 'the code was issued to another client' };
+        if (row.redirect_uri !== body.redirect_uri) return { refused: 'redirect_uri differs from the authorization request' };
         const challenge = createHash('sha256').update(verifier).digest('base64url');
-        if (challenge !== row.code_challenge) return 'code_verifier does not match the code_challenge (S256)';
+        if (challenge !== row.code_challenge) return { refused: 'code_verifier does not match the code_challenge (S256)' };
+        return { scope: row.scope };
+      });
+      if (result.refused !== undefined) return sendOAuthError(reply, new OAuthError(400, 'invalid_grant', `Invalid authorization code: ${result.refused}.`));
+      reply.header('Cache-Control', 'no-store');
+      return withRefreshToken(client, result.scope);
+    }
+
+    if (body.grant_type === 'refresh_token') {
+      // A public client (PKCE, no secret) refreshes with its id alone, as it got the code; a secret sent must be right.
+      if (body.client_secret !== undefined && !secretOk) return sendOAuthError(reply, new OAuthError(401, 'invalid_client', 'Invalid client_secret.'));
+      if (!body.refresh_token) return sendOAuthError(reply, new OAuthError(400, 'invalid_request', 'refresh_token is required.'));
+      const refused = await ctx.store.transaction(async (tx) => {
+        const row = (await tx.query<{ client_id: string; expires_at: Date; used: boolean }>('SELECT client_id, expires_at, used FROM refresh_tokens WHERE token = $1 FOR UPDATE', [body.refresh_token!]))[0];
+        if (!row || row.used || new Date(row.expires_at).getTime() <= ctx.clock.now().getTime()) return 'the refresh token is unknown, used or expired';
+        if (row.client_id !== client.client_id) return 'the refresh token was issued to another client';
+        // Rotation: a refresh token is good for one exchange; the answer carries its successor.
+        await tx.query('UPDATE refresh_tokens SET used = true WHERE token = $1', [body.refresh_token!]);
         return undefined;
       });
-      if (result) return sendOAuthError(reply, new OAuthError(400, 'invalid_grant', `Invalid authorization code: ${result}.`));
+      if (refused) return sendOAuthError(reply, new OAuthError(400, 'invalid_grant', `Invalid refresh token: ${refused}.`));
       reply.header('Cache-Control', 'no-store');
-      return ctx.tokens.issue(client.client_id, client.user_id, 'api');
+      return withRefreshToken(client, 'api offline_access');
     }
     return sendOAuthError(reply, new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type '${body.grant_type.slice(0, 50)}'.`));
     },
@@ -208,12 +281,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     const client = (await findClient(q.client_id))!;
     await ctx.store.query(
       `INSERT INTO auth_codes (code, client_id, user_id, redirect_uri, code_challenge, scope, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [code, q.client_id, client.user_id, q.redirect_uri, q.code_challenge, 'api', new Date(ctx.clock.now().getTime() + 10 * 60_000)],
+      [code, q.client_id, client.user_id, q.redirect_uri, q.code_challenge, grantedScope(q.scope), new Date(ctx.clock.now().getTime() + 10 * 60_000)],
     );
     const target = new URL(q.redirect_uri);
     target.searchParams.set('code', code);
     if (q.state !== undefined) target.searchParams.set('state', q.state);
-    target.searchParams.set('scope', 'api');
+    target.searchParams.set('scope', grantedScope(q.scope));
     return reply.redirect(target.toString(), 302);
     },
   });

@@ -6,8 +6,8 @@ import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
 import { downloadUri } from '../domain/files';
 import { jobs, planJob, runJob, type JobRow } from '../domain/maintenance';
-import { core } from '../domain/model';
-import { orders, processOrder, type OrderRow } from '../domain/orders';
+import { core, load } from '../domain/model';
+import { orders, processOrder, type DeliveredFile, type OrderRow } from '../domain/orders';
 import { defineType, render, renderContext } from '../hal';
 import { Segment, created, noContent, route } from '../routeTable';
 import { MaintenanceJobSchema, OrderSchema, list } from '../schemas';
@@ -35,12 +35,25 @@ export const OrderBody = z
   .object({
     type: z.string().max(50),
     targets: z
-      .array(z.object({ recordId: z.string().max(100), targetTypes: z.array(z.string().max(100)).max(20).optional(), assetType: z.string().max(100).optional() }).loose())
+      .array(
+        z
+          .object({
+            recordId: z.string().max(100),
+            targetTypes: z.array(z.string().max(100)).max(20).optional(),
+            assetType: z.string().max(100).optional(),
+            assetTypes: z.array(z.string().max(100)).max(20).optional(),
+          })
+          .loose(),
+      )
       .min(1)
       .max(1000),
     disableNotification: z.boolean().optional(),
+    // A number on the wire (real-service-notes); the names jobs use are read too.
+    priority: z.union([z.number().int().min(0).max(100), z.enum(['Low', 'Medium', 'High', 'low', 'medium', 'high'])]).optional(),
   })
   .loose();
+
+const PRIORITY_NUMBERS: Record<string, number> = { low: 0, medium: 1, high: 2 };
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -73,23 +86,51 @@ export const maintenanceJobType = defineType<JobRow>({
   relations: [],
 });
 
-/** `deliveredFiles` are minted per read: each link carries a fresh expiry and its signature. */
-export const orderType = defineType<OrderRow>({
+/**
+ * An order as clients read it (real-service-notes, second round): every member they load into typed models has a
+ * value (no null dates or numbers). `deliveredFiles` are minted per read, each link with a fresh expiry and its
+ * signature: URL strings for a download order, objects with their `deliveredPath` for a PublicCDN one.
+ */
+export const orderType = defineType<OrderRow & { creator_email?: string }>({
   name: 'order',
   self: (o, rc) => `${core(rc)}/order/${o.id}`,
-  attributes: (o, rc) => ({
-    id: o.id,
-    type: o.type,
-    status: o.status,
-    targets: o.targets,
-    deliveredFiles: o.delivered.map((d) => downloadUri(rc, 'fileversion', d.fileVersionId)),
-    errors: o.errors,
-    disableNotification: o.disable_notification,
-    createdOn: iso(o.created_on),
-    finishedOn: iso(o.finished_on),
-  }),
-  relations: [],
+  attributes: (o, rc) => {
+    const started = o.started_on ?? o.created_on;
+    const link = (d: DeliveredFile) => (d.additionalFileId ? downloadUri(rc, 'additionalfile', d.additionalFileId) : downloadUri(rc, 'fileversion', d.fileVersionId));
+    return {
+      id: o.id,
+      type: o.type,
+      orderType: o.type,
+      status: o.status,
+      priority: o.priority ?? 0,
+      creatorEmail: o.creator_email ?? '',
+      disableNotification: o.disable_notification,
+      targets: o.targets,
+      deliveredFiles:
+        o.type === 'PublicCDN'
+          ? o.delivered.map((d) => ({ recordId: d.recordId, assetType: d.assetType, fileName: d.fileName, deliveredPath: link(d) }))
+          : o.delivered.map(link),
+      errors: o.errors,
+      message: o.message ?? '',
+      createdOn: iso(o.created_on),
+      earliestStartDate: iso(o.created_on),
+      startedOn: iso(started),
+      executionTime: timeSpan(o.finished_on ? new Date(o.finished_on).getTime() - new Date(started).getTime() : 0),
+      ...(o.finished_on ? { finishedOn: iso(o.finished_on) } : {}),
+    };
+  },
+  relations: [
+    { key: 'targets', type: 'ordertarget', many: true, href: (o, rc) => `${core(rc)}/order/${o.id}/targets`, load: async (o) => o.targets },
+    { key: 'createdby', type: 'user', many: false, href: (o, rc) => `${core(rc)}/user/${o.created_by}`, load: async (o, rc) => (await load.users(rc.ctx.store, [o.created_by]))[0] ?? null },
+  ],
 });
+
+/** An order with its creator's email, as the answer carries it. */
+async function readOrder(ctx: EmulatorContext, id: string) {
+  const order = await orders.find(ctx.store, id);
+  const email = (await ctx.store.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [order.created_by]))[0]?.email ?? '';
+  return { ...order, creator_email: email };
+}
 
 const IdParams = z.object({ id: Segment });
 
@@ -148,11 +189,13 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
     body: OrderBody,
     responses: { 201: { description: 'The order, processed, with its Location', schema: OrderSchema } },
     handler: async ({ body, request, reply, caller }) => {
-      const order = await orders.create(ctx.store, body.type, body.targets, body.disableNotification ?? false, caller().userId, ctx.clock.now());
+      const priority = typeof body.priority === 'string' ? PRIORITY_NUMBERS[body.priority.toLowerCase()] : (body.priority ?? 0);
+      const input = { type: body.type, targets: body.targets, disableNotification: body.disableNotification ?? false, priority };
+      const order = await orders.create(ctx.store, input, caller().userId, ctx.clock.now());
       // Done before answering: public clients read deliveredFiles from the create's answer (and others poll).
       await processOrder(ctx, order);
       const rc = renderContext(ctx, request);
-      return created(reply, `${core(rc)}/order/${order.id}`, await render(orderType, await orders.find(ctx.store, order.id), rc));
+      return created(reply, `${core(rc)}/order/${order.id}`, await render(orderType, await readOrder(ctx, order.id), rc));
     },
   });
   route(app, ctx, {
@@ -163,7 +206,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 200: { description: 'The orders', schema: list(OrderSchema) } },
     handler: async ({ request }) => {
       const rc = renderContext(ctx, request);
-      const items = await Promise.all((await orders.latest(ctx.store)).map((o) => render(orderType, o, rc)));
+      const items = await Promise.all((await orders.latest(ctx.store)).map(async (o) => render(orderType, await readOrder(ctx, o.id), rc)));
       return { items, totalCount: items.length, _links: { self: { href: `${core(rc)}/orders` } } };
     },
   });
@@ -174,7 +217,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext) {
     tag: 'Orders',
     params: IdParams,
     responses: { 200: { description: 'The order', schema: OrderSchema } },
-    handler: async ({ params, request }) => render(orderType, await orders.find(ctx.store, params.id), renderContext(ctx, request)),
+    handler: async ({ params, request }) => render(orderType, await readOrder(ctx, params.id), renderContext(ctx, request)),
   });
 
   route(app, ctx, {

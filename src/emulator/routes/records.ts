@@ -7,9 +7,11 @@ import { classifications } from '../domain/classifications';
 import { fireFileVersionCreated } from '../domain/fileVersionHooks';
 import { classificationType, core, fieldType, load, loadFieldValues, recordType, type RecordRow } from '../domain/model';
 import { RecordBody, newGuid, records, writeRecord } from '../domain/records';
+import { addTrailEntry, trail, trailState, type TrailEntryRow as TrailEntry } from '../domain/trail';
 import { normaliseGuid, pagedCollection, parsePaging, render, renderContext, requestParam, type RenderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
 import { ClassificationSchema, FieldValueSchema, RecordSchema, list, paged } from '../schemas';
+import { filterAndSort } from '../search/memory';
 import { runSearch } from '../search/run';
 import { RowCache } from '../storage/tracking';
 
@@ -98,7 +100,10 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     handler: async ({ body, request, reply, caller }) => {
       const id = newGuid();
       const now = ctx.clock.now();
-      await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller().userId, now, true, ctx.blobs, writeOptions(request)));
+      await ctx.store.transaction(async (tx) => {
+        await writeRecord(tx, id, body, caller().userId, now, true, ctx.blobs, writeOptions(request));
+        await addTrailEntry(tx, id, new Map(), await trailState(tx, id), caller().userId, now);
+      });
       if (body.files) await fireHooks(request, id, now);
       const rc = renderContext(ctx, request);
       return created(reply, `${core(rc)}/record/${id}`, await renderRecord(rc, await findRecord(id)));
@@ -116,7 +121,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       const row = await findRecord(params.id);
       const caller = ctx.auth.requireOwner(request, row.created_by, 'change a record you did not create');
       const now = ctx.clock.now();
-      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, now, false, ctx.blobs, writeOptions(request)));
+      await ctx.store.transaction(async (tx) => {
+        const before = await trailState(tx, row.id);
+        await writeRecord(tx, row.id, body, caller.userId, now, false, ctx.blobs, writeOptions(request));
+        await addTrailEntry(tx, row.id, before, await trailState(tx, row.id), caller.userId, now);
+      });
       if (body.files) await fireHooks(request, row.id, now);
       return noContent(reply);
     },
@@ -133,6 +142,45 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       ctx.auth.requireOwner(request, row.created_by, 'delete a record you did not create');
       await records.remove(ctx.store, ctx.blobs, row.id);
       return noContent(reply);
+    },
+  });
+  // The record's history (real-service-notes, second round): newest first, filtered and paged as small lists are.
+  const TrailQuery = z.object({ filter: z.string().max(10_000).optional(), skip: z.string().max(12).optional(), take: z.string().max(12).optional() }).loose();
+  const entrySummary = (e: TrailEntry) => ({
+    id: e.id,
+    recordId: e.record_id,
+    createdOn: new Date(e.created_on).toISOString(),
+    userId: e.user_id,
+    action: e.action,
+    changeCount: e.changes.length,
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/record/:id/trail`,
+    summary: 'The record\'s trail: one entry per change made through the API, newest first (filter, skip, take)',
+    tag,
+    params: IdParams,
+    query: TrailQuery,
+    responses: { 200: { description: 'The entries', schema: z.object({ entries: z.array(z.object({ id: z.string(), createdOn: z.string(), userId: z.number() }).loose()) }).loose() } },
+    handler: async ({ params, request }) => {
+      const row = await findRecord(params.id);
+      const paging = parsePaging(request, ctx.config.pageSizeMax, ctx.config.pageSizeDefault);
+      const all = filterAndSort((await trail.ofRecord(ctx.store, row.id)).map(entrySummary), requestParam(request, 'filter'), requestParam(request, 'sort'));
+      return { entries: all.slice(paging.offset, paging.offset + paging.limit), totalCount: all.length, skip: paging.offset, take: paging.limit };
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/trail/entry/:id`,
+    summary: 'One trail entry with its changes',
+    tag,
+    params: IdParams,
+    responses: { 200: { description: 'The entry', schema: z.object({ id: z.string(), changes: z.array(z.unknown()) }).loose() } },
+    handler: async ({ params }) => {
+      const guid = normaliseGuid(params.id);
+      const entry = guid ? await trail.entry(ctx.store, guid) : undefined;
+      if (!entry) throw errors.noDataFound('trail entry', params.id.slice(0, 100));
+      return { ...entrySummary(entry), changes: entry.changes };
     },
   });
   route(app, ctx, {

@@ -240,6 +240,51 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       };
     },
   });
+  // Users as work management lists them (real-service-notes, second round; .NET tools send the token as
+  // X-Access-Token). The body's criteria, all optional, match case-insensitively anywhere in the value.
+  const UserSearch = z
+    .object({
+      searchText: z.string().max(500).nullish(),
+      loginId: z.string().max(500).nullish(),
+      emailAddress: z.string().max(500).nullish(),
+      firstName: z.string().max(500).nullish(),
+      lastName: z.string().max(500).nullish(),
+    })
+    .loose();
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/users/search',
+    summary: 'Search users (searchText, loginId, emailAddress, firstName, lastName; paged by limit and offset)',
+    tag,
+    query: WindowQuery,
+    body: UserSearch,
+    bodyOptional: true,
+    responses: { 200: { description: 'A page of users', schema: opsCollection('user', z.unknown()) } },
+    handler: async ({ request, body }) => {
+      ctx.auth.caller(request);
+      const window = parseWindow(request);
+      const has = (value: string, wanted: string | null | undefined) => !wanted || value.toLowerCase().includes(wanted.toLowerCase());
+      const users = (await ctx.store.query<{ id: number; login: string; first_name: string; last_name: string; email: string; active: boolean; language_id: string }>('SELECT * FROM users ORDER BY id')).filter(
+        (u) =>
+          has(`${u.login} ${u.first_name} ${u.last_name} ${u.email}`, body?.searchText) &&
+          has(u.login, body?.loginId) &&
+          has(u.email, body?.emailAddress) &&
+          has(u.first_name, body?.firstName) &&
+          has(u.last_name, body?.lastName),
+      );
+      const items = users.slice(window.offset, window.offset + window.limit).map((u) => ({
+        userId: u.id,
+        adamUserId: u.id,
+        loginId: u.login,
+        firstName: u.first_name,
+        lastName: u.last_name,
+        emailAddress: u.email,
+        isActive: u.active,
+        languageId: u.language_id,
+      }));
+      return collection('user', items, users.length, window, request, ctx.origin(request));
+    },
+  });
   route(app, ctx, {
     method: 'GET',
     url: '/api/tasks/mine',

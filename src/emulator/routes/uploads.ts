@@ -17,6 +17,8 @@ import { SegmentedSetupSchema, UploadResultSchema } from '../schemas';
 
 /** A single upload may be 512 MB and more (the bench sends 512 MB); the spec shows no maximum. */
 const MAX_FILE_BYTES = 4 * 1024 ** 3;
+/** The legacy content-host upload takes small files only ("about 1 MB"): larger ones go to the upload service. */
+const LEGACY_MAX_BYTES = 1024 ** 2;
 /** One segment; clients send a few MB to a few hundred MB each. */
 const MAX_SEGMENT_BYTES = 1024 ** 3;
 const MAX_SEGMENTS = 100_000;
@@ -178,6 +180,28 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
         const row = { token: newToken(), file_id: newGuid() };
         try {
           await uploads.insertSingle(store, { token: row.token, fileId: row.file_id, filename, blob: written.key, size: written.size, sha256: written.sha256, userId, now: ctx.clock.now() });
+        } catch (err) {
+          await removeBlobs([written.key]);
+          throw err;
+        }
+        return answer(request, row);
+      },
+    });
+
+    // The legacy small-file upload on the content host (real-service-notes, second round): multipart, part `file`,
+    // about 1 MB at most; the token it answers is used as any other upload token.
+    route(scope, ctx, {
+      method: 'POST',
+      url: '/api/core/uploads',
+      summary: `Legacy small-file upload on the content host: multipart/form-data with one file part ("file"), at most ${LEGACY_MAX_BYTES} bytes`,
+      tag,
+      consumes: ['multipart'],
+      responses: { 200: { description: 'The single-use token', schema: UploadResultSchema } },
+      handler: async ({ request, caller }) => {
+        const { written, filename } = await receiveOneFile(request, LEGACY_MAX_BYTES);
+        const row = { token: newToken(), file_id: newGuid() };
+        try {
+          await uploads.insertSingle(store, { token: row.token, fileId: row.file_id, filename, blob: written.key, size: written.size, sha256: written.sha256, userId: caller().userId, now: ctx.clock.now() });
         } catch (err) {
           await removeBlobs([written.key]);
           throw err;

@@ -152,6 +152,15 @@ export function tsQueryText(value: Resolved, weight?: 'A'): string | undefined {
   return parts.join(' <-> ');
 }
 
+/**
+ * The words of a text as the search index holds them: split at `-`, `_` and `.` as at spaces, so `contains 'forest'`
+ * finds `vivid-forest-photo-38.jpg` (PostgreSQL's parser alone keeps such a name as one token). The records' stored
+ * vector and its title index use the same expression (migration 008-search-words): keep the three in step.
+ */
+export function searchWords(text: string): string {
+  return `to_tsvector('simple', translate(${text}, '-_.', '   '))`;
+}
+
 function likePattern(text: string): string {
   let out = '';
   for (const ch of text) {
@@ -258,7 +267,7 @@ export class Compiler {
       const q = tsQueryText(values[0]);
       if (!q) return 'FALSE';
       this.textQueries.push(tsQueryText(values[0], 'A')!);
-      return `to_tsvector('simple', r.title) @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
+      return `${searchWords('r.title')} @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
     }
     return this.located(column, op, values, (o) => (expr) => this.compare(info, expr, o, values));
   }
@@ -313,7 +322,7 @@ export class Compiler {
     if (op === 'contains') {
       const q = tsQueryText(v);
       if (!q) return 'FALSE';
-      return `to_tsvector('simple', coalesce(${column}, '')) @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
+      return `${searchWords(`coalesce(${column}, '')`)} @@ to_tsquery('simple', ${this.sql.bind(q)}::text)`;
     }
     if ((op === '=' || op === '<>') && hasWildcard(v)) {
       const like = `${column} ILIKE ${this.sql.bind(likePattern(v.text))}::text`;

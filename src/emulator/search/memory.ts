@@ -106,7 +106,15 @@ export function filterAndSort<T extends Item>(items: T[], filter: string | undef
     if (error) throw errors.invalidSearchExpression(`Invalid sort expression: ${error}`);
     const keys = parsed.ast.items.map((i) => {
       if (i.target.kind === 'field') throw errors.invalidSearchExpression('Field references apply to record searches only.');
-      return { name: i.target.name, dir: i.direction === 'desc' ? -1 : 1 };
+      const name = i.target.name;
+      // As a records search does: a property the resources do not have, or one holding a list or an object, is not
+      // a sort key (it was ignored, and the list came back unsorted as if the request had been understood).
+      const lower = name.toLowerCase().replace(/\./g, '');
+      const values = items.flatMap((item) => Object.entries(item).filter(([k]) => k.toLowerCase() === lower).map(([, v]) => v));
+      if (items.length && (!values.length || values.some((v) => v !== null && typeof v === 'object'))) {
+        throw errors.invalidSearchExpression(`Invalid sort expression: '${name.slice(0, 100)}' is not a sortable property here.`);
+      }
+      return { name, dir: i.direction === 'desc' ? -1 : 1 };
     });
     out = [...out].sort((a, b) => {
       for (const k of keys) {

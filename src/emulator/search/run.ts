@@ -10,7 +10,10 @@ import {
   withSearchDefaults,
   type Diagnostic,
   type FieldRef,
+  type Expr,
   type QuerySchema,
+  type ResolvedSubExpression,
+  type SearchExpression,
   type SearchRequest,
 } from '../../core/search';
 import type { EmulatorContext } from '../context';
@@ -18,6 +21,7 @@ import { errors } from '../errors';
 import { Compiler, SqlBuilder, type CompileInput, type FieldDef } from './compile';
 import { countPlan } from './countIndex';
 import { decodeCursor, encodeCursor } from './cursor';
+import { countFacets, type FacetRequest, type FacetResult } from './facets';
 import { RowCache, type TrackedStore } from '../storage/tracking';
 
 export interface SearchPage {
@@ -30,6 +34,8 @@ export interface SearchPage {
 
 export interface SearchResult {
   ids: string[];
+  /** When facets were asked: their values and the names of those cut at their maximum. */
+  facets?: { facets: FacetResult[]; truncatedFacets: string[] };
   totalCount: number;
   offset: number;
   nextCursor: string | null;
@@ -97,15 +103,33 @@ async function readTenantFields(ctx: EmulatorContext): Promise<TenantFields> {
   };
 }
 
-export async function runSearch(ctx: EmulatorContext, request: SearchRequest, page: SearchPage): Promise<SearchResult> {
+/** One expression object parsed, bound and checked; its subExpressions joined to it by its default operator. */
+function boundExpression(
+  target: SearchRequest['target'],
+  e: ResolvedSubExpression,
+  page: SearchPage,
+  schema: QuerySchema | undefined,
+): SearchExpression {
+  const parsed = parseExpression(e.expression, { supportWildcards: e.supportWildcards, defaultOperator: e.defaultLogicalOperator });
+  refuse(parsed.diagnostics, 'search expression');
+  if (page.plainForm) refuse(checkExpression(parsed.ast, { target, allowPlaceholders: false }).filter((d) => d.code === 'DQ3008'), 'filter');
+  const bound = bindParameters(parsed.ast, e.parameters, e.namedParameters, { supportWildcards: e.supportWildcards });
+  refuse(bound.diagnostics, 'search expression');
+  refuse(checkExpression(bound.ast, { target, schema, allowPlaceholders: !page.plainForm }), 'search expression');
+  if (!e.subExpressions.length) return bound.ast;
+  const operands = [bound.ast, ...e.subExpressions.map((sub) => boundExpression(target, sub, page, schema))]
+    .map((s) => s.body)
+    .filter((b): b is Expr => b !== null);
+  if (!operands.length) return bound.ast;
+  const range = { start: 0, end: e.expression.length };
+  const body: Expr = operands.length === 1 ? operands[0] : { kind: e.defaultLogicalOperator === 'AND' ? 'and' : 'or', implicit: true, syntax: 'keyword', operands, range };
+  return { kind: 'search', body, range };
+}
+
+export async function runSearch(ctx: EmulatorContext, request: SearchRequest, page: SearchPage, facets?: readonly FacetRequest[]): Promise<SearchResult> {
   const r = withSearchDefaults(request);
   const fields = r.target === 'records' ? await tenantFields(ctx) : undefined;
-  const parsed = parseExpression(r.expression, { supportWildcards: r.supportWildcards, defaultOperator: r.defaultLogicalOperator });
-  refuse(parsed.diagnostics, 'search expression');
-  if (page.plainForm) refuse(checkExpression(parsed.ast, { target: r.target, allowPlaceholders: false }).filter((d) => d.code === 'DQ3008'), 'filter');
-  const bound = bindParameters(parsed.ast, r.parameters, r.namedParameters, { supportWildcards: r.supportWildcards });
-  refuse(bound.diagnostics, 'search expression');
-  refuse(checkExpression(bound.ast, { target: r.target, schema: fields?.schema, allowPlaceholders: !page.plainForm }), 'search expression');
+  const bound = { ast: boundExpression(r.target, r, page, fields?.schema) };
   const sortParsed = r.sort ? parseSort(r.sort) : undefined;
   if (sortParsed) {
     refuse(sortParsed.diagnostics, 'sort expression');
@@ -113,7 +137,7 @@ export async function runSearch(ctx: EmulatorContext, request: SearchRequest, pa
   }
 
   // What a cursor is bound to: the filter (expression, parameters, options) and the sort.
-  const filterKey = { t: r.target, e: r.expression, p: r.parameters, n: r.namedParameters, w: r.supportWildcards, d: r.defaultLogicalOperator };
+  const filterKey = { t: r.target, e: r.expression, p: r.parameters, n: r.namedParameters, w: r.supportWildcards, d: r.defaultLogicalOperator, s: r.subExpressions };
   let offset = page.offset;
   if (page.cursor) offset = decodeCursor(ctx.secret, page.cursor, filterKey, r.sort);
 
@@ -144,8 +168,9 @@ export async function runSearch(ctx: EmulatorContext, request: SearchRequest, pa
     cachesOf(ctx.store).totals.get(`${countSql}\n${JSON.stringify(whereParams)}`, count),
   ]);
   const totalCount = total ?? 0;
+  const facetCounts = facets?.length && r.target === 'records' ? await countFacets(ctx, facets, where, whereParams, (by, key) => fields?.resolve(by, key)) : undefined;
   const ids = rows.map((x) => x.id);
   const next = offset + ids.length;
   const nextCursor = ids.length === page.limit && next < totalCount ? encodeCursor(ctx.secret, filterKey, r.sort, next) : null;
-  return { ids, totalCount, offset, nextCursor };
+  return { ids, totalCount, offset, nextCursor, ...(facetCounts ? { facets: facetCounts } : {}) };
 }

@@ -9,5 +9,9 @@ import { orders } from './orders';
 import { searchIndexes } from './searchIndexes';
 import { fieldReadOnly } from './fieldReadOnly';
 import { tenantConfiguration } from './tenantConfiguration';
+import { searchWords } from './searchWords';
+import { orderFields } from './orderFields';
+import { refreshTokens } from './refreshTokens';
+import { recordTrail } from './recordTrail';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail];
