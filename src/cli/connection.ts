@@ -32,7 +32,7 @@ export const connectionOptions = {
 export const CONNECTION_USAGE =
   '[--url ORIGIN | --auth-url U --base-url U --core-url U --upload-url U --ops-url U --analytics-url U] [--client-id ID] [--flow clientCredentials|password] [--username NAME] [--verbose] [--max-rate N] [--max-in-flight N]\n' +
   '  environment: DAM_URL, DAM_AUTH_URL, DAM_BASE_URL, DAM_CORE_URL, DAM_UPLOAD_URL, DAM_OPS_URL, DAM_ANALYTICS_URL, DAM_CLIENT_ID, DAM_FLOW, DAM_USERNAME, DAM_MAX_RATE, DAM_MAX_IN_FLIGHT;\n' +
-  `  pacing: at most --max-rate requests/s (default ${DEFAULT_PACING.ratePerSecond}; a tenant serves 15/s to all its clients) and --max-in-flight at once (default ${DEFAULT_PACING.maxInFlight});\n` +
+  `  pacing: at most --max-rate requests/s (default ${DEFAULT_PACING.ratePerSecond}; a tenant serves 15/s to all its clients) and --max-in-flight at once (default ${DEFAULT_PACING.maxInFlight}); 0: none;\n` +
   '  secrets only from the environment: DAM_CLIENT_SECRET, DAM_PASSWORD. Default: the local emulator at ' +
   DEFAULT_EMULATOR_URL;
 
@@ -139,12 +139,12 @@ export function resolvePacing(values: Values, env: NodeJS.ProcessEnv): PacingOpt
   const inFlight = pick(values, env, 'max-in-flight', 'DAM_MAX_IN_FLIGHT');
   const pacing = { ...DEFAULT_PACING };
   if (rate !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(rate) || !(Number(rate) >= 0.1)) throw new UsageError(`--max-rate must be requests per second (0.1 or more), got '${rate}'`);
-    pacing.ratePerSecond = Number(rate);
+    if (!/^\d+(\.\d+)?$/.test(rate) || (Number(rate) !== 0 && Number(rate) < 0.1)) throw new UsageError(`--max-rate must be requests per second (0.1 or more; 0: no rate), got '${rate}'`);
+    pacing.ratePerSecond = Number(rate) === 0 ? Infinity : Number(rate);
   }
   if (inFlight !== undefined) {
-    if (!/^\d{1,4}$/.test(inFlight) || Number(inFlight) < 1) throw new UsageError(`--max-in-flight must be a number of requests (1 or more), got '${inFlight}'`);
-    pacing.maxInFlight = Number(inFlight);
+    if (!/^\d{1,4}$/.test(inFlight)) throw new UsageError(`--max-in-flight must be a number of requests (0: no bound), got '${inFlight}'`);
+    pacing.maxInFlight = Number(inFlight) === 0 ? Infinity : Number(inFlight);
   }
   return pacing;
 }
