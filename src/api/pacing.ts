@@ -1,15 +1,16 @@
 // RequestPacer: how one connection lives within a tenant's limits (15 requests/s shared by every client and
 // integration of the tenant, a queue of 100, then 429). Every request of an HttpClient passes through its pacer, so
-// a connection never starts requests faster than `ratePerSecond` (after a first burst of one second's worth) nor has
-// more than `maxInFlight` in flight, whatever runs on it (Load All, exports, `dam search --all`, uploads, analytics pages). Defaults leave a third of the
-// tenant's rate to its other integrations. A 429 holds every caller until its Retry-After and halves the rate, which
+// a connection never starts requests faster than `ratePerSecond` (after a first burst of one second's worth) nor
+// has more than `maxInFlight` in flight, whatever runs on it (Load All, exports, `dam search --all`, uploads,
+// analytics pages). Defaults leave a third of the tenant's rate to its other integrations. A 429 holds every caller until its Retry-After and halves the rate, which
 // then climbs back one request/s per second's worth of answers without one: paced, never retried into a storm.
 //
-// Reusable beyond HTTP attempts: a bulk runner (e.g. `dam records update` over many records) takes the connection's
-// pacer (`client.http.pacer`) and wraps each unit of work in `pacer.run(() => …)`, or awaits `acquire()` and calls
-// the release it returns; a unit that makes several requests should not hold a turn while they run (each request
-// takes its own), so wrap the unit only to bound how many units run at once: `new RequestPacer({ maxInFlight: 4,
-// ratePerSecond: Infinity })`.
+// For a bulk runner (e.g. `dam records update` over many records): its requests are paced already, since they go
+// through the connection's HttpClient, so a runner whose unit of work is one request needs nothing more. To bound
+// how many units (each several requests) run at once, give the runner a pacer of its own, `new RequestPacer({
+// maxInFlight: 4, ratePerSecond: Infinity })`, and `run()` each unit in it. Never run a unit in the connection's
+// own pacer (`client.http.pacer`): the unit would hold a turn its own requests then wait for. Read that one for a
+// progress line instead (`currentRate` drops after a 429).
 //
 // Hand-written rather than p-queue or bottleneck: p-queue's rate is a fixed window (twice the rate at a window's
 // edge, which a tenant's bucket counts as a burst), bottleneck is unmaintained since 2019, and neither shares the

@@ -9,7 +9,7 @@ import type { BlobStore } from './blobs';
 import type { ErrorFactory } from './errors';
 import type { TrackedStore } from './storage/tracking';
 import type { EmulatorState } from './state/service';
-import type { TenantLimitsConfig } from './tenantLimits';
+import type { TenantLimitsConfig } from '../core/limits';
 
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):

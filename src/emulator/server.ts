@@ -33,7 +33,8 @@ import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { growRecords } from './seed/scale';
 import { CountIndexHolder, type CountIndexMode, type CountIndexTuning } from './search/countIndex';
-import { registerTenantLimits, tenantLimitsConfig, type TenantLimitsOptions } from './tenantLimits';
+import { registerTenantLimits } from './tenantLimits';
+import { tenantLimitsConfig, type TenantLimitsOptions } from '../core/limits';
 
 const ROUTED_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

@@ -8,27 +8,9 @@
 // (core/limits): each request learns when its turn comes and waits on a timer, so nothing blocks the event loop,
 // and it waits before authentication and before the state gate, so a queued request holds no database connection.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TENANT_LIMITS, TokenBucket, burstOf, type TenantLimits } from '../core/limits';
+import { TokenBucket, burstOf, type TenantLimitsConfig } from '../core/limits';
 import type { HeaderPolicy } from './context';
 import { addFinding, finding } from './inspector';
-
-export interface TenantLimitsOptions extends Partial<TenantLimits> {
-  /** Refuse as a tenant does (`--tenant-limits`); otherwise only report. */
-  enforce?: boolean;
-}
-
-export interface TenantLimitsConfig extends TenantLimits {
-  enforce: boolean;
-}
-
-export function tenantLimitsConfig(options: TenantLimitsOptions = {}): TenantLimitsConfig {
-  return {
-    enforce: options.enforce ?? false,
-    rate: options.rate ?? TENANT_LIMITS.rate,
-    queue: options.queue ?? TENANT_LIMITS.queue,
-    singleUploadMax: options.singleUploadMax ?? TENANT_LIMITS.singleUploadMax,
-  };
-}
 
 /**
  * Calls into the REST API count: the content API ('api'), the upload service, work management and analytics
