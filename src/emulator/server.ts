@@ -295,7 +295,7 @@ export async function buildApp(
   registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, host: options.host, tokens, clock });
   // After the inspector (a refusal is journaled, a queued request's wait is in its duration) and before the state
   // gate and authentication: a request waiting for its turn holds neither the gate nor a database connection.
-  registerTenantLimits(app, config.limits);
+  registerTenantLimits(app, config.limits, clock);
   holdRequestsAtGate(app, gate);
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;

@@ -9,7 +9,7 @@
 // and it waits before authentication and before the state gate, so a queued request holds no database connection.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TokenBucket, burstOf, type TenantLimitsConfig } from '../core/limits';
-import type { HeaderPolicy } from './context';
+import type { Clock, HeaderPolicy } from './context';
 import { addFinding, finding } from './inspector';
 
 /**
@@ -25,9 +25,12 @@ const throttledPage = (retryAfter: number) =>
   `<!DOCTYPE html><html><head><title>429 Too Many Requests</title></head><body><h1>429 Too Many Requests</h1>` +
   `<p>The tenant's request queue is full. Retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.</p></body></html>`;
 
-/** Registers the rate hook; call after the inspector (so a refusal is journaled) and before the state gate. */
-export function registerTenantLimits(app: FastifyInstance, config: TenantLimitsConfig): void {
-  const bucket = new TokenBucket(config.rate, burstOf(config.rate), config.queue);
+/**
+ * Registers the rate hook; call after the inspector (so a refusal is journaled) and before the state gate. The bucket
+ * counts on the emulator's clock, so a test that holds the clock still sees exactly the burst it sent.
+ */
+export function registerTenantLimits(app: FastifyInstance, config: TenantLimitsConfig, clock: Clock): void {
+  const bucket = new TokenBucket(config.rate, burstOf(config.rate), config.queue, () => clock.now().getTime());
   const rateWords = `${config.rate} requests/s across all clients, a queue of ${config.queue}`;
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.is404 || request.method === 'OPTIONS' || !counts(request.routeOptions.config?.headers)) return;
