@@ -7,6 +7,7 @@ import { seedStore } from '../src/emulator/seed';
 import { createRng } from '../src/emulator/rng';
 import { EVENTS_END, EVENTS_START, insertAnalyticsEvents } from '../src/emulator/seed/analyticsEvents';
 import { DamClient } from '../src/api/client';
+import { UNPACED } from '../src/api/pacing';
 import { AnalyticsApi } from '../src/api/analytics';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 import type { AnalyticsQuery } from '../src/core/analytics';
@@ -43,7 +44,7 @@ async function main() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const client = new DamClient({ profile: emulatorProfile(url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: 'dam-bench/1' });
+  const client = new DamClient({ profile: emulatorProfile(url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, pacing: UNPACED, userAgent: 'dam-bench/1' });
   const api = new AnalyticsApi(client.http);
 
   // No limit/offset: the route aggregates afresh on every request (only windowed, ordered queries use its page cache).

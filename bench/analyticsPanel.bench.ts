@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../src/emulator/server';
 import { DamClient } from '../src/api/client';
+import { UNPACED } from '../src/api/pacing';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 import { main as dam } from '../src/cli/main';
 import { exportRows, ResultPager, TABLE_PAGE_SIZE } from '../src/extension/analytics/resultPages';
@@ -29,7 +30,7 @@ async function main() {
   const emulator = await startEmulator({ seed: 'demo', port: 0, data: ':memory:' });
   const dir = await mkdtemp(join(tmpdir(), 'dam-bench-analytics-'));
   try {
-    const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: 'dam-bench/1' });
+    const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, pacing: UNPACED, userAgent: 'dam-bench/1' });
     // Views per record, user and day: nearly one row per view event of the demo tenant.
     const base: AnalyticsQuery = {
       measures: ['Views.count'],
@@ -48,7 +49,7 @@ async function main() {
 
     /** The pager's first page; `fresh` signs in first, as the CLI does on every run. */
     const panelFirst = async (fresh = false) => {
-      const c = fresh ? new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: 'dam-bench/1' }) : client;
+      const c = fresh ? new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, pacing: UNPACED, userAgent: 'dam-bench/1' }) : client;
       const pager = new ResultPager(c.analytics, query, TABLE_PAGE_SIZE);
       const [t, page] = await timed(() => pager.next());
       pager.dispose();

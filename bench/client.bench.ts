@@ -11,6 +11,7 @@ import { migrations } from '../src/emulator/storage/migrations';
 import { seedStore } from '../src/emulator/seed';
 import { insertRecords, type RecordRow } from '../src/emulator/domain/bulk';
 import { DamClient } from '../src/api/client';
+import { UNPACED } from '../src/api/pacing';
 import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
 import { emulatorToken } from './stats';
 
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
     console.log(`seeded ${TOTAL} records in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
     const emulator = await startEmulator({ port: 0, data: dir, seed: 'empty' });
     try {
-      const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+      const client = new DamClient({ profile: emulatorProfile(emulator.url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, pacing: UNPACED, userAgent: USER_AGENT });
       const bearer = await emulatorToken(emulator.url);
       // A short warm-up for both sides (JIT, connection pools, the emulator's caches).
       const warm = [rawPages(emulator.url, bearer), clientPages(client)];

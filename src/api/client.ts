@@ -1,6 +1,7 @@
 // DamClient: the one object callers build; it wires profile, secrets, auth, transport and resources.
 import { z } from 'zod';
 import { HttpClient, type FetchLike, type RequestEvent, type RetryPolicy } from './http';
+import type { PacingOptions, RequestPacer } from './pacing';
 import { authorizationCodeProvider, clientCredentialsProvider, passwordProvider, type TokenCacheOptions, type TokenProvider } from './auth';
 import type { Profile, ProfileSecrets } from './profile';
 import { ClassificationCollection, RecordCollection, ResourceCollection, followLink, readHeaders, type ReadOptions } from './core';
@@ -43,6 +44,8 @@ export interface DamClientOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   tokenCache?: TokenCacheOptions;
+  /** The connection's pacing within the tenant's limits (pacing.ts; default 10 requests/s, 4 in flight). */
+  pacing?: RequestPacer | Partial<PacingOptions>;
 }
 
 /** Builds the token provider a profile's flow needs from its secrets. */
@@ -101,6 +104,7 @@ export class DamClient {
       onRequest: options.onRequest,
       timeoutMs: options.timeoutMs,
       retry: options.retry,
+      pacing: options.pacing,
     });
     this.tokens = options.tokenProvider ?? tokenProviderFor(this.http, options.profile, options.secrets, options.tokenCache);
     this.http.tokenProvider = this.tokens;

@@ -1,7 +1,9 @@
 // The one request function of the client: addresses per endpoint kind, the spec's headers, bearer
-// auth with one fresh-token retry on 401, backoff on 429/5xx, timeouts, and zod at the boundary.
+// auth with one fresh-token retry on 401, pacing within the tenant's limits (pacing.ts), backoff on
+// 429/5xx, timeouts, and zod at the boundary.
 import type { z } from 'zod';
 import { ApiError, ErrorBodySchema, NetworkError, ResponseShapeError, excerpt, redact } from './errors';
+import { RequestPacer, type PacingOptions } from './pacing';
 import type { Endpoints } from './profile';
 
 /** Hands out bearer tokens for requests (api/auth.ts implements it for each OAuth flow). */
@@ -68,6 +70,12 @@ export interface HttpOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   onRequest?: (event: RequestEvent) => void;
+  /**
+   * How this connection paces itself (pacing.ts): a pacer to share, or its options (default 10 requests/s, 4 in
+   * flight). Token requests are not paced: a tenant does not count them, and a renewal must never wait for a turn
+   * that requests waiting for the renewal hold.
+   */
+  pacing?: RequestPacer | Partial<PacingOptions>;
   /** Injectable for tests: jitter source and sleeper. */
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -103,6 +111,8 @@ export interface RequestSpec<T = unknown> {
   schema?: z.ZodType<T>;
   /** How to read a successful body (default json). */
   responseType?: 'json' | 'text' | 'bytes' | 'none';
+  /** Whether the request takes a turn of the connection's pacer; default true except on the `auth` endpoint. */
+  paced?: boolean;
   /** Whether a network error or a 5xx may be retried; defaults to true for GET, HEAD, PUT, DELETE. */
   idempotent?: boolean;
   signal?: AbortSignal;
@@ -176,6 +186,8 @@ function isJsonType(contentType: string | null): boolean {
 
 export class HttpClient {
   readonly endpoints: Endpoints;
+  /** The connection's pacer: bulk runners take their turns from it too. */
+  readonly pacer: RequestPacer;
   private readonly retry: RetryPolicy;
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -184,8 +196,18 @@ export class HttpClient {
     this.endpoints = options.endpoints;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? abortableSleep;
     this.tokenProvider = options.tokenProvider;
+    const sleeper = options.sleep;
+    if (sleeper) {
+      // An injected sleeper (tests) moves the pacer's clock too: a Retry-After it waited has passed for the pacer.
+      let slept = 0;
+      this.sleep = (ms, signal) => sleeper(ms, signal).then(() => void (slept += ms));
+      const clock = { now: () => performance.now() + slept, sleep: this.sleep };
+      this.pacer = options.pacing instanceof RequestPacer ? options.pacing : new RequestPacer(options.pacing, clock);
+    } else {
+      this.sleep = abortableSleep;
+      this.pacer = options.pacing instanceof RequestPacer ? options.pacing : new RequestPacer(options.pacing);
+    }
   }
 
   /** Settable after construction because token providers themselves use this client (with auth off). */
@@ -218,6 +240,7 @@ export class HttpClient {
     const provider = useAuth ? this.tokenProvider : undefined;
     const fetchFn = this.options.fetch ?? (await loadDefaultFetch());
     const { body, contentType } = encodeBody(spec);
+    const paced = spec.paced ?? (spec.endpoint ?? 'core') !== 'auth';
 
     let attempt = 0;
     let renewed = false;
@@ -225,7 +248,15 @@ export class HttpClient {
       spec.signal?.throwIfAborted();
       const token = provider ? await provider.getToken(spec.signal) : undefined;
       const headers = this.headersFor(spec, token, contentType);
-      const attemptBody = spec.streamBody ? await spec.streamBody() : body;
+      // The turn covers the attempt until its body is read; a retry's wait happens outside it.
+      const release = paced ? await this.pacer.acquire(spec.signal) : undefined;
+      let attemptBody: FetchInitLike['body'];
+      try {
+        attemptBody = spec.streamBody ? await spec.streamBody() : body;
+      } catch (err) {
+        release?.();
+        throw err;
+      }
       const started = performance.now();
       const attemptSignal = new AttemptSignal(spec.signal, spec.timeoutMs ?? this.options.timeoutMs ?? 30_000);
       const emit = (status: number, error?: string) =>
@@ -241,6 +272,7 @@ export class HttpClient {
         else text = await res.text();
       } catch (err) {
         attemptSignal.dispose();
+        release?.();
         if (spec.signal?.aborted) {
           emit(0, 'aborted');
           throw spec.signal.reason;
@@ -255,8 +287,13 @@ export class HttpClient {
         throw new NetworkError(method, url, timedOut, err);
       }
       attemptSignal.dispose();
+      release?.();
       const status = res.status;
       emit(status);
+      if (paced) {
+        if (status === 429) this.pacer.throttled(parseRetryAfter(res.headers.get('retry-after')));
+        else this.pacer.answered();
+      }
 
       if (status === 401 && token !== undefined && provider && !renewed) {
         // One retry with a fresh token: the cached one may have been revoked or expired early.

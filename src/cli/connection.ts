@@ -6,6 +6,7 @@ import { redact } from '../api/errors';
 import { OAuthFlowSchema, ProfileSchema, type Endpoints, type OAuthFlow, type Profile, type ProfileSecrets } from '../api/profile';
 import { EMULATOR_CLIENT, emulatorEndpoints } from '../api/endpoints';
 import { findRunningEmulator } from '../api/emulatorDiscovery';
+import { DEFAULT_PACING, type PacingOptions } from '../api/pacing';
 import { UsageError, type CommandIO, type OptionSpec } from './command';
 
 export const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:7070';
@@ -67,12 +68,15 @@ export const connectionOptions = {
   flow: { type: 'string' },
   username: { type: 'string' },
   verbose: { type: 'boolean' },
+  'max-rate': { type: 'string' },
+  'max-in-flight': { type: 'string' },
 } satisfies OptionSpec;
 
 /** Usage text for the flags above, for commands to append to their own usage. */
 export const CONNECTION_USAGE =
-  '[--url ORIGIN | --auth-url U --base-url U --core-url U --upload-url U --ops-url U --analytics-url U] [--client-id ID] [--flow clientCredentials|password] [--username NAME] [--verbose]\n' +
-  '  environment: DAM_URL, DAM_AUTH_URL, DAM_BASE_URL, DAM_CORE_URL, DAM_UPLOAD_URL, DAM_OPS_URL, DAM_ANALYTICS_URL, DAM_CLIENT_ID, DAM_FLOW, DAM_USERNAME;\n' +
+  '[--url ORIGIN | --auth-url U --base-url U --core-url U --upload-url U --ops-url U --analytics-url U] [--client-id ID] [--flow clientCredentials|password] [--username NAME] [--verbose] [--max-rate N] [--max-in-flight N]\n' +
+  '  environment: DAM_URL, DAM_AUTH_URL, DAM_BASE_URL, DAM_CORE_URL, DAM_UPLOAD_URL, DAM_OPS_URL, DAM_ANALYTICS_URL, DAM_CLIENT_ID, DAM_FLOW, DAM_USERNAME, DAM_MAX_RATE, DAM_MAX_IN_FLIGHT;\n' +
+  `  pacing: at most --max-rate requests/s (default ${DEFAULT_PACING.ratePerSecond}; a tenant serves 15/s to all its clients) and --max-in-flight at once (default ${DEFAULT_PACING.maxInFlight}); 0: none;\n` +
   '  secrets only from the environment: DAM_CLIENT_SECRET, DAM_PASSWORD. Default: the local emulator VS Code started, else ' +
   DEFAULT_EMULATOR_URL;
 
@@ -175,6 +179,22 @@ export function resolveConnection(values: Values, env: NodeJS.ProcessEnv): Conne
   return { profile, secrets: { clientSecret, password }, usesEmulatorCredentials };
 }
 
+/** The command's pacing within the tenant's limits (api/pacing.ts): flags, then DAM_MAX_RATE / DAM_MAX_IN_FLIGHT. */
+export function resolvePacing(values: Values, env: NodeJS.ProcessEnv): PacingOptions {
+  const rate = pick(values, env, 'max-rate', 'DAM_MAX_RATE');
+  const inFlight = pick(values, env, 'max-in-flight', 'DAM_MAX_IN_FLIGHT');
+  const pacing = { ...DEFAULT_PACING };
+  if (rate !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(rate) || (Number(rate) !== 0 && Number(rate) < 0.1)) throw new UsageError(`--max-rate must be requests per second (0.1 or more; 0: no rate), got '${rate}'`);
+    pacing.ratePerSecond = Number(rate) === 0 ? Infinity : Number(rate);
+  }
+  if (inFlight !== undefined) {
+    if (!/^\d{1,4}$/.test(inFlight)) throw new UsageError(`--max-in-flight must be a number of requests (0: no bound), got '${inFlight}'`);
+    pacing.maxInFlight = Number(inFlight) === 0 ? Infinity : Number(inFlight);
+  }
+  return pacing;
+}
+
 /** A ready client for a command; with `--verbose`, every request is logged (redacted) to stderr. */
 export function connect(values: Values, io: Pick<CommandIO, 'env' | 'stderr'>): DamClient {
   const { profile, secrets } = resolveConnection(values, io.env);
@@ -182,6 +202,7 @@ export function connect(values: Values, io: Pick<CommandIO, 'env' | 'stderr'>): 
   return new DamClient({
     profile,
     secrets,
+    pacing: resolvePacing(values, io.env),
     userAgent: CLI_USER_AGENT,
     onRequest: verbose ? (e) => io.stderr.write(redact(`${e.method} ${e.url} → ${e.status || e.error} ${e.ms} ms${e.attempt ? ` (retry ${e.attempt})` : ''}\n`)) : undefined,
   });

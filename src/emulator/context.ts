@@ -9,6 +9,7 @@ import type { BlobStore } from './blobs';
 import type { ErrorFactory } from './errors';
 import type { TrackedStore } from './storage/tracking';
 import type { EmulatorState } from './state/service';
+import type { TenantLimitsConfig } from '../core/limits';
 
 /**
  * Which rows of the spec's header table apply to a route (`config: { headers: … }` on the route):
@@ -44,6 +45,8 @@ export interface EmulatorConfig {
   recordsPageSizeMax: number;
   /** Bound to a loopback address: the devtools (/_emulator/…) then answer only callers on this machine. */
   loopbackOnly: boolean;
+  /** The tenant's rate, queue and single-upload size, and whether they are enforced (`--tenant-limits`). */
+  limits: TenantLimitsConfig;
 }
 
 

@@ -13,10 +13,13 @@ export const emulatorOptionSpec = {
   'journal-size': { type: 'string' },
   import: { type: 'string' },
   'export-on-exit': { type: 'string' },
+  'tenant-limits': { type: 'boolean' },
+  'tenant-rate': { type: 'string' },
+  'tenant-queue': { type: 'string' },
 } as const;
 
 export const emulatorUsage =
-  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty|DIR] [--records N] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR]';
+  '[--port N] [--host H] [--data DIR|:memory:] [--seed demo|empty|DIR] [--records N] [--token-ttl S] [--database postgres://…?schema=NAME] [--faults RATE[,429][,504]] [--journal-size N] [--import DIR] [--export-on-exit DIR] [--tenant-limits] [--tenant-rate N] [--tenant-queue N]';
 
 /** Turns parsed flags into options; throws an Error with a user-facing message on a bad value. */
 export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOptions {
@@ -57,6 +60,22 @@ export function toEmulatorOptions(values: Record<string, unknown>): EmulatorOpti
     if (!(rate >= 0 && rate <= 1)) throw new Error(`--faults needs a rate between 0 and 1 (e.g. 0.1 or 0.1,429), got '${faults}'`);
     for (const k of kinds) if (k !== '429' && k !== '504') throw new Error(`--faults kinds are 429 and 504, got '${k}'`);
     options.faults = { rate, kinds: kinds as ('429' | '504')[] };
+  }
+  // The tenant's numbers (15 requests/s, a queue of 100) unless given: tests and rehearsals of a busier or
+  // quieter tenant change them. Without --tenant-limits they decide only when a finding is reported.
+  const tenantRate = str('tenant-rate');
+  const tenantQueue = str('tenant-queue');
+  if (values['tenant-limits'] === true || tenantRate !== undefined || tenantQueue !== undefined) {
+    options.tenantLimits = { enforce: values['tenant-limits'] === true };
+    if (tenantRate !== undefined) {
+      const rate = Number(tenantRate);
+      if (!/^\d+(\.\d+)?$/.test(tenantRate) || !(rate >= 0.1 && rate <= 100_000)) throw new Error(`--tenant-rate must be requests per second from 0.1 to 100000, got '${tenantRate}'`);
+      options.tenantLimits.rate = rate;
+    }
+    if (tenantQueue !== undefined) {
+      if (!/^\d{1,6}$/.test(tenantQueue)) throw new Error(`--tenant-queue must be a number of requests from 0 to 999999, got '${tenantQueue}'`);
+      options.tenantLimits.queue = Number(tenantQueue);
+    }
   }
   const journal = str('journal-size');
   if (journal !== undefined) {

@@ -34,6 +34,8 @@ import { brotliDecompress } from 'node:zlib';
 import { readTenantFolder, seedFromFolder, seedSyntheticRecords } from './seed/tenantFolder';
 import { growRecords } from './seed/scale';
 import { CountIndexHolder, type CountIndexMode, type CountIndexTuning } from './search/countIndex';
+import { registerTenantLimits } from './tenantLimits';
+import { tenantLimitsConfig, type TenantLimitsOptions } from '../core/limits';
 
 const ROUTED_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -76,6 +78,11 @@ export interface EmulatorOptions {
   searchIndex?: CountIndexMode;
   /** Tests: the search index's sizes and thresholds (search/countIndex.ts). */
   searchIndexTuning?: CountIndexTuning;
+  /**
+   * The tenant's limits (tenantLimits.ts): the rate, queue and single-upload size; `enforce` (`--tenant-limits`)
+   * refuses as a tenant does, otherwise they are only reported as findings. Default: a tenant's numbers, reported.
+   */
+  tenantLimits?: TenantLimitsOptions;
 }
 
 export interface RunningEmulator {
@@ -186,6 +193,7 @@ export async function buildApp(
     pageSizeMax: 1000,
     recordsPageSizeMax: 100,
     loopbackOnly: /^(127\.|::1$|localhost$)/.test(host),
+    limits: tenantLimitsConfig(options.tenantLimits),
   };
   const tokens = new TokenService(store, clock, config.tokenTtl);
   const secret = await tenantSecret(store);
@@ -224,7 +232,6 @@ export async function buildApp(
   const isDevtools = (url: string) => url.startsWith('/_emulator');
   app.setValidatorCompiler((route) => (isDevtools(route.url) ? devtoolsValidator(route) : (data: unknown) => ({ value: data })));
   app.setSerializerCompiler((route) => (isDevtools(route.url) ? devtoolsSerializer(route as Parameters<typeof devtoolsSerializer>[0]) : (data) => JSON.stringify(data)));
-  holdRequestsAtGate(app, gate);
   const home = options.snapshotHome ?? mkdtempSync(join(tmpdir(), 'dam-snapshots-'));
   if (!options.snapshotHome) app.addHook('onClose', async () => rmSync(home, { recursive: true, force: true }));
   const preparedStates = (['demo', 'empty'] as const).flatMap((seed) => preparedTenant(seed)?.state ?? []);
@@ -292,6 +299,10 @@ export async function buildApp(
   // registered before any route, since it collects them as they are added.
   await app.register(swagger, { openapi: OPENAPI_BASE, hideUntagged: false });
   registerInspector(app, { journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE, streamReaders: options.streamReaders, host: options.host, tokens, clock });
+  // After the inspector (a refusal is journaled, a queued request's wait is in its duration) and before the state
+  // gate and authentication: a request waiting for its turn holds neither the gate nor a database connection.
+  registerTenantLimits(app, config.limits, clock);
+  holdRequestsAtGate(app, gate);
 
   const faults = options.faults && options.faults.rate > 0 ? options.faults : undefined;
   const faultKinds = faults?.kinds?.length ? faults.kinds : (['429', '504'] as const);

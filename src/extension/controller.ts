@@ -170,7 +170,7 @@ export class DamController implements vscode.Disposable {
       async (progress, token) => {
         progress.report({ message: 'first start loads the demo tenant…' });
         const origin = await this.emulator.start(
-          { port: config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir },
+          { port: config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir, tenantLimits: config.get<boolean>('emulator.tenantLimits') ?? false },
           token,
         );
         progress.report({ message: `signing in at ${origin}` });

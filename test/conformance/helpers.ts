@@ -9,6 +9,7 @@ import { DamClient, type DamClientOptions } from '../../src/api/client';
 import { type Profile } from '../../src/api/profile';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../src/api/endpoints';
 import type { RequestEvent } from '../../src/api/http';
+import { UNPACED } from '../../src/api/pacing';
 
 export interface Backend {
   name: string;
@@ -102,6 +103,9 @@ export function describeEachBackend(title: string, options: SuiteOptions, body: 
               secrets: { clientSecret: EMULATOR_CLIENT.clientSecret, password: EMULATOR_CLIENT.password },
               userAgent: USER_AGENT,
               onRequest: (e) => events.push(e),
+              // These suites test the emulator's answers, not the client's pacing (tenantLimits.test.ts does):
+              // unpaced, they run as fast as before it existed.
+              pacing: UNPACED,
               ...overrides,
             }),
         };

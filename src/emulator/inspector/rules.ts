@@ -4,6 +4,7 @@
 import { checkAnalyticsQuery } from '../../core/analytics';
 import { CHECK_ACTION_TYPE_ID } from '../../core/contract';
 import { finding, type Finding, type FindingSeverity } from '../../core/inspector';
+import { TENANT_LIMITS } from '../../core/limits';
 import { readSimpleTaskRequest } from '../../core/tasks';
 import type { HeaderPolicy } from '../context';
 import { isAcceptable, supportsApiVersion } from '../hal';
@@ -38,7 +39,7 @@ const FORBIDDEN_FILE_NAME = /[<>:"/\\|?*]/;
 const OUTCOMES = ['pass', 'fail', 'warning', 'info'];
 const RECORD_STATUSES = ['draft', 'released', 'archived'];
 const LOCATION_ALIASES = ['us1', 'eu2', 'au1', 'cn1'];
-const SINGLE_UPLOAD_MAX = 20 * 1024 * 1024;
+const SINGLE_UPLOAD_MAX = TENANT_LIMITS.singleUploadMax;
 const PAGE_SIZE_MAX = 1000;
 const RECORDS_PAGE_SIZE_MAX = 100;
 
@@ -329,7 +330,7 @@ function analyticsRules(f: Facts, out: Finding[]): void {
 
 function uploadSizeRules(f: Facts, out: Finding[]): void {
   if (f.method === 'POST' && /^\/uploads\/?$/i.test(f.path) && f.bodyBytes !== null && f.bodyBytes > SINGLE_UPLOAD_MAX) {
-    out.push(finding('DE2041', `A single-request upload of ${f.bodyBytes.toLocaleString('en')} bytes: above 20 MB the spec asks for segments.`, 'POST /uploads/segments with the file name, send the segments, then commit.'));
+    out.push(finding('DE2041', `A single-request upload of ${f.bodyBytes.toLocaleString('en')} bytes: a tenant takes at most 20 MB in one request and refuses more (413).`, 'POST /uploads/segments with the file name, send the segments, then commit.'));
   }
 }
 

@@ -132,6 +132,20 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     return first;
   }
 
+  /** One file in one request: under `--tenant-limits` at most the tenant's 20 MB, refused (not throttled) above it. */
+  async function receiveSingleUpload(request: FastifyRequest): ReturnType<typeof receiveOneFile> {
+    const limits = ctx.config.limits;
+    if (!limits.enforce) return receiveOneFile(request, MAX_FILE_BYTES);
+    try {
+      return await receiveOneFile(request, limits.singleUploadMax);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 413) throw err;
+      throw errors.payloadTooLarge(
+        `A single-request upload takes at most ${Math.round(limits.singleUploadMax / 1024 / 1024)} MB (${limits.singleUploadMax.toLocaleString('en')} bytes); send a larger file as a segmented upload: POST /uploads/segments, then each segment, then commit.`,
+      );
+    }
+  }
+
   const newToken = () => randomBytes(24).toString('base64url');
   const newGuid = () => randomBytes(16).toString('hex');
   const runs = new SegmentRuns(blobs);
@@ -176,7 +190,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           await uploads.awaitBytes(store, { token: row.token, fileId: row.file_id, filename, userId, now: ctx.clock.now() });
           return answer(request, row);
         }
-        const { written, filename } = await receiveOneFile(request, MAX_FILE_BYTES);
+        const { written, filename } = await receiveSingleUpload(request);
         const row = { token: newToken(), file_id: newGuid() };
         try {
           await uploads.insertSingle(store, { token: row.token, fileId: row.file_id, filename, blob: written.key, size: written.size, sha256: written.sha256, userId, now: ctx.clock.now() });

@@ -1,5 +1,6 @@
-// Puts every tenant request under the state gate (gate.ts): held from the first onRequest hook until the answer
-// is sent, or, when the client goes away first, until the handler is done with the state.
+// Puts every tenant request under the state gate (gate.ts): held from its onRequest hook (after the inspector's and
+// the tenant-limits queue's) until the answer is sent, or, when the client goes away first, until the handler is done
+// with the state.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { HeaderPolicy } from '../context';
 import type { StateGate } from './gate';

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { authorizationCodeProvider, clientCredentialsProvider, exchangeCode, passwordProvider, type AccessToken, type CachingTokenProvider } from '../../api/auth';
 import { DamClient } from '../../api/client';
 import { HttpClient, type RequestEvent } from '../../api/http';
+import { DEFAULT_PACING } from '../../api/pacing';
 import type { Profile } from '../../api/profile';
 import { SECTION } from '../commandIds';
 import type { DamLog } from '../log';
@@ -39,10 +40,13 @@ export function userAgent(): string {
 }
 
 function transportOptions(log: DamLog) {
-  const timeoutS = vscode.workspace.getConfiguration(SECTION).get<number>('requestTimeoutSeconds') ?? 30;
+  const settings = vscode.workspace.getConfiguration(SECTION);
+  const timeoutS = settings.get<number>('requestTimeoutSeconds') ?? 30;
   return {
     userAgent: userAgent(),
     timeoutMs: timeoutS * 1000,
+    // Within the tenant's limits (15 requests/s shared by all its clients): api/pacing.ts.
+    pacing: { ratePerSecond: settings.get<number>('maxRequestsPerSecond') ?? DEFAULT_PACING.ratePerSecond, maxInFlight: settings.get<number>('maxConcurrentRequests') ?? DEFAULT_PACING.maxInFlight },
     // The event carries method, redacted URL, status and time only: never headers or bodies.
     onRequest: (e: RequestEvent) => log.request({ method: e.method, url: e.url, status: e.status === 0 ? 'error' : e.status, ms: e.ms }),
   };

@@ -9,6 +9,8 @@ export interface EmulatorStartOptions {
   port: number;
   seed: 'demo' | 'empty';
   dataDir: string;
+  /** `--tenant-limits`: enforce the tenant's rate, queue and upload size instead of only reporting them. */
+  tenantLimits?: boolean;
 }
 
 const START_TIMEOUT_MS = 120_000;
@@ -57,7 +59,7 @@ export class EmulatorProcess implements vscode.Disposable {
   async start(options: EmulatorStartOptions, token?: vscode.CancellationToken): Promise<string> {
     if (this.child && this.origin) return this.origin;
     if (this.child) this.stop();
-    const args = [this.scriptPath, '--port', String(options.port), '--host', '127.0.0.1', '--data', options.dataDir, '--seed', options.seed];
+    const args = [this.scriptPath, '--port', String(options.port), '--host', '127.0.0.1', '--data', options.dataDir, '--seed', options.seed, ...(options.tenantLimits ? ['--tenant-limits'] : [])];
     this.log.info(`Starting emulator: ${args.slice(1).join(' ')}`);
     // The extension host may be Electron: ELECTRON_RUN_AS_NODE makes its binary behave as plain Node.
     const child = spawn(process.execPath, args, {

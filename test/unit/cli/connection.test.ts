@@ -1,6 +1,6 @@
 // Where `dam` commands find the service: flags over environment over the local emulator default.
 import { strict as assert } from 'node:assert';
-import { resolveConnection, DEFAULT_EMULATOR_URL } from '../../../src/cli/connection';
+import { resolveConnection, resolvePacing, DEFAULT_EMULATOR_URL } from '../../../src/cli/connection';
 import { UsageError } from '../../../src/cli/command';
 
 describe('cli connection', () => {
@@ -65,5 +65,13 @@ describe('cli connection', () => {
     assert.throws(() => resolveConnection({ flow: 'magic' }, {}), UsageError);
     assert.throws(() => resolveConnection({ url: 'ftp://x' }, {}), /not an http/);
     assert.throws(() => resolveConnection({ 'auth-url': 'https://a.example.com' }, {}), /--base-url or --core-url/);
+  });
+
+  it('pacing: the client default, --max-rate / --max-in-flight over DAM_MAX_RATE / DAM_MAX_IN_FLIGHT, 0 for none', () => {
+    assert.deepEqual(resolvePacing({}, {}), { ratePerSecond: 10, maxInFlight: 4 });
+    assert.deepEqual(resolvePacing({ 'max-rate': '5' }, { DAM_MAX_RATE: '2', DAM_MAX_IN_FLIGHT: '2' }), { ratePerSecond: 5, maxInFlight: 2 });
+    assert.deepEqual(resolvePacing({ 'max-rate': '0', 'max-in-flight': '0' }, {}), { ratePerSecond: Infinity, maxInFlight: Infinity });
+    for (const bad of ['fast', '-1', '0.01']) assert.throws(() => resolvePacing({ 'max-rate': bad }, {}), UsageError, bad);
+    assert.throws(() => resolvePacing({ 'max-in-flight': 'many' }, {}), UsageError);
   });
 });

@@ -91,7 +91,7 @@ describe('inspector request rules', () => {
     ['the token endpoint sent JSON', facts({ method: 'POST', path: '/login/connect/token', policy: 'login', hasBody: true, headers: { 'content-type': 'application/json' } }), ['DE1009:refuse']],
     ['strings query sent as text/plain', facts({ method: 'POST', path: '/api/resources/query', hasBody: true, headers: { ...GOOD, 'content-type': 'text/plain' } }), ['DE1009:refuse']],
     ['a raw binary upload', facts({ method: 'POST', path: '/uploads', hasBody: true, bodyBytes: 5, headers: { ...GOOD, 'content-type': 'application/octet-stream' } }), ['DE1009:refuse']],
-    ['a 30 MB single upload', facts({ method: 'POST', path: '/uploads', hasBody: true, bodyBytes: 30 * 1024 * 1024, headers: { ...GOOD, 'content-type': 'multipart/form-data; boundary=x' } }), ['DE2041:frown']],
+    ['a 30 MB single upload', facts({ method: 'POST', path: '/uploads', hasBody: true, bodyBytes: 30 * 1024 * 1024, headers: { ...GOOD, 'content-type': 'multipart/form-data; boundary=x' } }), ['DE2041:refuse']],
     ['a segmented upload named a:b', facts({ method: 'POST', path: '/uploads/segments', hasBody: true, body: { filename: 'a:b.png' }, headers: { ...GOOD, 'content-type': 'application/json' } }), ['DE2040:refuse']],
     ['a client secret in the URL', facts({ method: 'POST', url: '/login/connect/token?client_secret=x', policy: 'login', hasBody: false, headers: {} }), ['DE1010:frown']],
     ['a deprecated OAuth route after 2026-06-01', facts({ method: 'POST', path: '/api/oauth/create-token', policy: 'login', headers: {} }), ['DE3001:refuse']],
