@@ -54,6 +54,12 @@ export const Commands = {
   emulatorSaveState: 'dam.emulator.saveState',
   emulatorRestoreState: 'dam.emulator.restoreState',
   emulatorReset: 'dam.emulator.reset',
+  recordsOpen: 'dam.records.open',
+  recordsDelete: 'dam.records.delete',
+  recordsChangeStatus: 'dam.records.changeStatus',
+  recordsAddToClassification: 'dam.records.addToClassification',
+  recordsRemoveFromClassification: 'dam.records.removeFromClassification',
+  recordsUpdateMatching: 'dam.records.updateMatching',
 } as const;
 
 /** Language id of `.dam-query` files. */
