@@ -11,6 +11,7 @@ import { AnalyticsApi } from './analytics';
 import { ChecksApi } from './checks';
 import { FilesApi } from './files';
 import { UploadsApi } from './uploads';
+import { RecordEditsApi } from './records';
 import {
   AnyJsonSchema,
   ClassificationSchema,
@@ -88,6 +89,8 @@ export class DamClient {
   readonly uploads: UploadsApi;
   /** The check framework: checks, results and findings on file versions. */
   readonly checks: ChecksApi;
+  /** Records as documents: read, change sets applied as one PUT, delete, bulk plans and runs (src/core/records). */
+  readonly recordEdits: RecordEditsApi;
 
   constructor(options: DamClientOptions) {
     this.profile = options.profile;
@@ -120,6 +123,7 @@ export class DamClient {
     this.files = new FilesApi(h, options.userAgent);
     this.uploads = new UploadsApi(h);
     this.checks = new ChecksApi(h);
+    this.recordEdits = new RecordEditsApi(h);
   }
 
   /** GET {core_url}/ — version-agnostic and unauthenticated: the way to probe a profile. */

@@ -1,0 +1,353 @@
+// Reading and writing records for the record-editing core (src/core/records): the tenant's field definitions and
+// languages, a record with its fields, classifications and files, classification lookups by id or name path, one
+// change set applied as ONE PUT /record/{id}, delete, and bulk plans read through search and run by runBulk.
+import { z } from 'zod';
+import {
+  changeSetToBody,
+  fieldsEdited,
+  guidKey,
+  isEmptyChangeSet,
+  planBulkUpdate,
+  printDocument,
+  recordToDocument,
+  resolverOf,
+  summarizeChangeSet,
+  type BulkEdits,
+  type BulkPlan,
+  type ChangeSet,
+  type ClassificationRef,
+  type FieldDefinitionInfo,
+  type FileSummary,
+  type LanguageInfo,
+  type RecordDocument,
+  type RecordSource,
+  type WireFieldValue,
+} from '../core/records';
+import { HAL_JSON, readHeaders } from './core';
+import { embedded, embeddedItems } from './hal';
+import type { HttpClient } from './http';
+import { ApiError } from './errors';
+import { runBulk, type BulkReport, type BulkRunOptions } from './bulkRunner';
+import { searchBody } from './search';
+import { FieldSchema, type Paged } from './schemas';
+
+const Definition = z.looseObject({
+  id: z.string(),
+  name: z.string().nullish(),
+  label: z.string().nullish(),
+  dataType: z.string().nullish(),
+  isRequired: z.boolean().nullish(),
+  isLocalizable: z.boolean().nullish(),
+  isReadOnly: z.boolean().nullish(),
+  rootClassificationId: z.string().nullish(),
+  items: z.array(z.looseObject({ id: z.string(), name: z.string().nullish(), label: z.string().nullish() })).nullish(),
+});
+const DefinitionPage = z.looseObject({ items: z.array(Definition), totalCount: z.number().nullish() });
+const LanguagePage = z.looseObject({ items: z.array(z.looseObject({ id: z.string(), culture: z.string().nullish(), name: z.string().nullish() })) });
+const ClassificationBody = z.looseObject({ id: z.string(), namePath: z.string().nullish() });
+const RecordBody = z.looseObject({
+  id: z.string(),
+  title: z.string().nullish(),
+  status: z.string().nullish(),
+  contentType: z.string().nullish(),
+  createdOn: z.string().nullish(),
+  modifiedOn: z.string().nullish(),
+  _embedded: z.record(z.string(), z.unknown()).optional(),
+});
+type RecordBody = z.infer<typeof RecordBody>;
+const RecordPage = z.looseObject({ items: z.array(RecordBody), totalCount: z.number().nullish(), nextCursor: z.string().nullish() });
+
+/** The service's field definition as the core reads it. */
+export function definitionInfo(d: z.infer<typeof Definition>): FieldDefinitionInfo {
+  return {
+    id: guidKey(d.id),
+    name: d.name ?? d.id,
+    label: d.label ?? undefined,
+    dataType: d.dataType ?? 'SingleLineText',
+    isRequired: d.isRequired ?? false,
+    isLocalizable: d.isLocalizable ?? false,
+    isReadOnly: d.isReadOnly ?? false,
+    rootClassificationId: d.rootClassificationId ?? null,
+    options: (d.items ?? []).map((o) => ({ id: guidKey(o.id), name: o.name ?? o.id, label: o.label ?? undefined })),
+  };
+}
+
+/** The tenant's model the core needs, read once per RecordEditsApi (call `invalidate()` after the tenant changes). */
+export interface TenantModel {
+  definitions: FieldDefinitionInfo[];
+  languages: LanguageInfo[];
+}
+
+/** A change set the service was not sent because names in it do not resolve (an unknown classification…). */
+export class ChangeRefusedError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join(' '));
+    this.name = 'ChangeRefusedError';
+  }
+}
+
+export interface OpenedRecord {
+  document: RecordDocument;
+  /** printDocument(document). */
+  text: string;
+  source: RecordSource;
+  /** The record's `modifiedOn` as read: what a save compares against to notice a conflict. */
+  modifiedOn: string | null;
+}
+
+export interface WriteOptions {
+  signal?: AbortSignal;
+  /** Extra request headers (`disable-validations`, `disable-rules`, `client-id`). */
+  headers?: Record<string, string>;
+}
+
+/** A bulk plan with the records it covers; ids that do not exist are in `missing`. */
+export interface LoadedPlan extends BulkPlan {
+  missing: { recordId: string; reason: string }[];
+  model: TenantModel;
+  classifications: ClassificationRef[];
+}
+
+const RECORD_SELECT = { record: ['fields', 'classifications', 'files'], file: ['latestversion'] };
+
+function userName(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const u = value as { name?: unknown; login?: unknown; id?: unknown };
+  return String(u.name || u.login || u.id || '') || null;
+}
+
+/** The core's record from a HAL read with fields, classifications and files embedded. */
+export function recordSourceOf(body: RecordBody, createdBy?: string | null, modifiedBy?: string | null): RecordSource {
+  const fields: WireFieldValue[] = embeddedItems(body, 'fields').flatMap((f) => {
+    const parsed = FieldSchema.safeParse(f);
+    return parsed.success ? [{ id: parsed.data.id, fieldName: parsed.data.fieldName, dataType: parsed.data.dataType, localizedValues: parsed.data.localizedValues }] : [];
+  });
+  const classifications: ClassificationRef[] = embeddedItems(body, 'classifications').flatMap((c) => {
+    const parsed = ClassificationBody.safeParse(c);
+    return parsed.success ? [{ id: guidKey(parsed.data.id), namePath: parsed.data.namePath ?? '' }] : [];
+  });
+  const files: FileSummary[] = embeddedItems(body, 'files').map((f) => {
+    const file = f as { id?: unknown; isMaster?: unknown; _embedded?: Record<string, unknown> };
+    const latest = (file._embedded?.latestversion ?? {}) as { fileName?: unknown; versionLabel?: unknown; fileSize?: unknown };
+    return {
+      id: String(file.id ?? ''),
+      ...(typeof latest.fileName === 'string' ? { fileName: latest.fileName } : {}),
+      ...(typeof latest.versionLabel === 'string' ? { versionLabel: latest.versionLabel } : {}),
+      ...(typeof latest.fileSize === 'number' ? { fileSize: latest.fileSize } : {}),
+      isMaster: file.isMaster === true,
+    };
+  });
+  return {
+    id: guidKey(body.id),
+    title: body.title,
+    status: body.status,
+    contentType: body.contentType,
+    createdOn: body.createdOn,
+    modifiedOn: body.modifiedOn,
+    createdBy: createdBy ?? userName(embedded(body, 'createdby')),
+    modifiedBy: modifiedBy ?? userName(embedded(body, 'modifiedby')),
+    fields,
+    classifications,
+    files,
+  };
+}
+
+export class RecordEditsApi {
+  private model?: Promise<TenantModel>;
+  /** Classifications by lower-cased id and by name path, as looked up. */
+  private readonly classificationCache = new Map<string, ClassificationRef | null>();
+
+  constructor(private readonly http: HttpClient) {}
+
+  /** Forget the cached definitions, languages and classification lookups. */
+  invalidate(): void {
+    this.model = undefined;
+    this.classificationCache.clear();
+  }
+
+  /** Field definitions (all pages) and languages, read once. */
+  tenantModel(signal?: AbortSignal): Promise<TenantModel> {
+    this.model ??= this.readModel(signal).catch((err: unknown) => {
+      this.model = undefined;
+      throw err;
+    });
+    return this.model;
+  }
+
+  private async readModel(signal?: AbortSignal): Promise<TenantModel> {
+    const definitions: FieldDefinitionInfo[] = [];
+    for (let page = 1; ; page++) {
+      const res = await this.http.request({ path: '/fielddefinitions', query: { page, pageSize: 1000 }, accept: HAL_JSON, schema: DefinitionPage, signal });
+      definitions.push(...res.data.items.map(definitionInfo));
+      if (!res.data.items.length || definitions.length >= (res.data.totalCount ?? 0)) break;
+    }
+    const langs = await this.http.request({ path: '/languages', query: { pageSize: 1000 }, accept: HAL_JSON, schema: LanguagePage, signal });
+    const languages = langs.data.items.map((l) => ({ id: guidKey(l.id), culture: l.culture ?? '', name: l.name ?? undefined }));
+    return { definitions, languages };
+  }
+
+  /** A classification by id (dashed or not) or name path; null when there is none. */
+  async classification(pathOrId: string, signal?: AbortSignal): Promise<ClassificationRef | null> {
+    const key = pathOrId.startsWith('/') ? pathOrId : guidKey(pathOrId);
+    const cached = this.classificationCache.get(key);
+    if (cached !== undefined) return cached;
+    let found: ClassificationRef | null = null;
+    try {
+      const res = pathOrId.startsWith('/')
+        ? await this.http.request({ path: '/classification', query: { namePath: pathOrId }, accept: HAL_JSON, schema: ClassificationBody, signal })
+        : await this.http.request({ path: `/classification/${encodeURIComponent(key)}`, accept: HAL_JSON, schema: ClassificationBody, signal });
+      found = { id: guidKey(res.data.id), namePath: res.data.namePath ?? '' };
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.status === 404 || err.status === 400))) throw err;
+    }
+    this.classificationCache.set(key, found);
+    if (found) {
+      this.classificationCache.set(found.id, found);
+      if (found.namePath) this.classificationCache.set(found.namePath, found);
+    }
+    return found;
+  }
+
+  /** The classifications named (ids or paths) that exist. */
+  async classifications(pathsOrIds: Iterable<string>, signal?: AbortSignal): Promise<ClassificationRef[]> {
+    const found = await Promise.all([...new Set(pathsOrIds)].map((p) => this.classification(p, signal)));
+    return found.filter((c): c is ClassificationRef => c !== null);
+  }
+
+  /** A record with fields (all languages, no default values), classifications and files' latest versions. */
+  async readRecord(id: string, options: { signal?: AbortSignal; fields?: string[] } = {}): Promise<RecordSource> {
+    const { headers } = readHeaders({
+      select: { resources: RECORD_SELECT, languages: '*', resolveDefaultValues: false, ...(options.fields ? { recordFields: options.fields } : {}) },
+    });
+    const res = await this.http.request({ path: `/record/${encodeURIComponent(guidKey(id))}`, headers, accept: HAL_JSON, schema: RecordBody, signal: options.signal });
+    return recordSourceOf(res.data);
+  }
+
+  /** Ids that ClassificationList values of a record hold, for resolving them to name paths. */
+  private classificationValueIds(source: RecordSource, definitions: readonly FieldDefinitionInfo[]): string[] {
+    const listFields = new Set(definitions.filter((d) => d.dataType === 'ClassificationList').map((d) => d.id));
+    const ids: string[] = [];
+    for (const f of source.fields ?? []) {
+      if (!listFields.has(guidKey(f.id))) continue;
+      for (const lv of f.localizedValues ?? []) for (const v of lv.values ?? []) ids.push(String(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v));
+    }
+    return ids;
+  }
+
+  /** The record as a document (and its text), ready for an editor or `dam records get`. */
+  async open(id: string, signal?: AbortSignal): Promise<OpenedRecord> {
+    const [model, source] = await Promise.all([this.tenantModel(signal), this.readRecord(id, { signal })]);
+    const named = await this.classifications(this.classificationValueIds(source, model.definitions), signal);
+    const document = recordToDocument(source, model.definitions, [...(source.classifications ?? []), ...named], model.languages);
+    return { document, text: printDocument(document), source, modifiedOn: source.modifiedOn ?? null };
+  }
+
+  /** The PUT body of a change set, with every name resolved to an id; throws ChangeRefusedError when one is not. */
+  async bodyOf(cs: ChangeSet, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const model = await this.tenantModel(signal);
+    const names = [...cs.addClassifications, ...cs.removeClassifications];
+    for (const f of cs.fields) if (f.dataType === 'ClassificationList' && Array.isArray(f.after)) names.push(...f.after.map(String));
+    const classifications = await this.classifications(names, signal);
+    const { body, problems } = changeSetToBody(cs, model.definitions, resolverOf(model.languages, classifications));
+    if (problems.length) throw new ChangeRefusedError(problems);
+    return body as Record<string, unknown>;
+  }
+
+  /** Sends one change set as ONE PUT /record/{id} (nothing when it is empty). */
+  async apply(cs: ChangeSet, options: WriteOptions = {}): Promise<void> {
+    if (isEmptyChangeSet(cs)) return;
+    const json = await this.bodyOf(cs, options.signal);
+    await this.http.request({ method: 'PUT', path: `/record/${encodeURIComponent(guidKey(cs.recordId))}`, json, headers: options.headers, responseType: 'none', signal: options.signal });
+  }
+
+  /** The record's `modifiedOn` now (one small read), to notice a change made since a document was read. */
+  async modifiedOn(id: string, signal?: AbortSignal): Promise<string | null> {
+    const res = await this.http.request({ path: `/record/${encodeURIComponent(guidKey(id))}`, accept: HAL_JSON, schema: RecordBody, signal });
+    return res.data.modifiedOn ?? null;
+  }
+
+  async delete(id: string, options: WriteOptions = {}): Promise<void> {
+    await this.http.request({ method: 'DELETE', path: `/record/${encodeURIComponent(guidKey(id))}`, headers: options.headers, responseType: 'none', signal: options.signal });
+  }
+
+  /**
+   * Reads the records a bulk edit covers (by ids, or every hit of a search expression, with only the edited fields
+   * selected) and plans the edit over them. Nothing is written.
+   */
+  async plan(target: { ids: string[] } | { expression: string }, edits: BulkEdits, options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<LoadedPlan> {
+    const { signal } = options;
+    const model = await this.tenantModel(signal);
+    const named = [...(edits.addClassifications ?? []), ...(edits.removeClassifications ?? [])];
+    for (const [name, value] of Object.entries(edits.set ?? {})) {
+      const def = model.definitions.find((d) => d.name.toLowerCase() === name.toLowerCase());
+      if (def?.dataType === 'ClassificationList') named.push(...(Array.isArray(value) ? value : [value]).map(String).filter((v) => !v.startsWith('[')));
+    }
+    const classifications = await this.classifications(named, signal);
+    // A plan refused for its edits reads no record.
+    const dry = planBulkUpdate([], edits, model.definitions, { languages: model.languages, classifications });
+    const missing: LoadedPlan['missing'] = [];
+    let sources: RecordSource[] = [];
+    if (!dry.problems.length) {
+      const fields = fieldsEdited(edits);
+      sources = 'ids' in target ? await this.readMany(target.ids, fields, missing, options) : await this.searchAll(target.expression, fields, signal);
+    }
+    const docs = sources.map((s) => recordToDocument(s, model.definitions, [...(s.classifications ?? []), ...classifications], model.languages));
+    const plan = dry.problems.length ? dry : planBulkUpdate(docs, edits, model.definitions, { languages: model.languages, classifications });
+    return { ...plan, missing, model, classifications };
+  }
+
+  private async readMany(ids: string[], fields: string[], missing: LoadedPlan['missing'], options: { signal?: AbortSignal; concurrency?: number }): Promise<RecordSource[]> {
+    const out: (RecordSource | undefined)[] = new Array(ids.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const i = next++;
+        try {
+          out[i] = await this.readRecord(ids[i], { signal: options.signal, fields: fields.length ? fields : undefined });
+        } catch (err) {
+          if (!(err instanceof ApiError && (err.status === 404 || err.status === 400))) throw err;
+          missing.push({ recordId: ids[i], reason: err.status === 404 ? 'the record does not exist' : (err.exceptionMessage ?? err.message) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, ids.length) }, worker));
+    return out.filter((r): r is RecordSource => r !== undefined);
+  }
+
+  /** Every hit of a search, 100 a page by cursor, with the edited fields and classifications embedded. */
+  private async searchAll(expression: string, fields: string[], signal?: AbortSignal): Promise<RecordSource[]> {
+    const { headers } = readHeaders({
+      select: { resources: { record: ['fields', 'classifications'] }, languages: '*', resolveDefaultValues: false, ...(fields.length ? { recordFields: fields } : {}) },
+    });
+    const out: RecordSource[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const res = await this.http.request({
+        method: 'POST',
+        path: '/search/records',
+        query: { pageSize: 100 },
+        json: searchBody({ expression }, cursor),
+        headers,
+        accept: HAL_JSON,
+        idempotent: true,
+        schema: RecordPage as z.ZodType<Paged<RecordBody>>,
+        signal,
+      });
+      out.push(...res.data.items.map((r) => recordSourceOf(r)));
+      cursor = res.data.nextCursor ?? undefined;
+      if (!cursor || !res.data.items.length) break;
+    }
+    return out;
+  }
+
+  /** Runs a plan: each record's change set as one PUT, by runBulk; missing records are failures. */
+  async run(plan: LoadedPlan, options: BulkRunOptions & { headers?: Record<string, string> } = {}): Promise<BulkReport> {
+    const jobs = plan.items.map((item) => ({ recordId: item.recordId, title: item.title, summary: summarizeChangeSet(item.changes), changes: item.changes }));
+    const report = await runBulk(jobs, (job, signal) => this.apply(job.changes, { signal, headers: options.headers }), options, plan.unchanged);
+    for (const m of plan.missing) report.failed.push({ recordId: m.recordId, reason: m.reason, status: 404 });
+    for (const r of plan.refused) report.failed.push({ recordId: r.recordId, title: r.title, reason: r.reasons.join('; ') });
+    report.total += plan.missing.length + plan.refused.length;
+    return report;
+  }
+}
+
