@@ -60,7 +60,8 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
     // `./inspector.js` is the Emulator Requests view, loaded when it first shows or an inspector command runs.
     // `./emulatorState.js` saves, restores and resets the emulator's state, loaded on the first of those commands.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js'],
+    // `./records.js` is record editing (documents, tree edits, bulk updates), loaded on the first record command or document.
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js', './records.js'],
     banner: { js: ACTIVATION_STAMP },
   };
 }
@@ -75,6 +76,7 @@ const builds = [
   { ...extensionBuildOptions('src/extension/files/checksModule.ts', 'dist/files.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/inspector/module.ts', 'dist/inspector.js'), banner: {} },
   { ...extensionBuildOptions('src/extension/emulator/stateModule.ts', 'dist/emulatorState.js'), banner: {} },
+  { ...extensionBuildOptions('src/extension/records/module.ts', 'dist/records.js'), banner: {} },
   // `dam` without the emulator's server: `dam emulator` requires `./emulatorServer.js` (below) when it runs, so every
   // other command starts without compiling fastify, PGlite and the routes (most of a `dam` start was that).
   { ...common, ...importMetaShim, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + importMetaShim.banner.js }, plugins: [emulatorServerApart] },

@@ -486,6 +486,12 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     this.changed.fire(node);
   }
 
+  /** Reads a classification's records again when it is in the tree (after a bulk update added or took some out). */
+  refreshClassification(classificationId: string): void {
+    const node = this.nodes.get(`cls:${classificationId}`);
+    if (node) this.refresh(node);
+  }
+
   private recordRows(recordId: string): RecordNode[] {
     return [...this.nodes.values()].filter((n): n is RecordNode => n.kind === 'record' && n.id === recordId);
   }

@@ -15,7 +15,7 @@ export interface RecordDocAddress {
 }
 
 export function recordDocUri(connectionId: string, recordId: string, title: string | null | undefined): vscode.Uri {
-  const name = (title ?? '').replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim().slice(0, 120) || recordId;
+  const name = (title ?? '').replace(/\s+/g, ' ').replace(/[\\/:*?"<>|]/g, '_').trim().slice(0, 120) || recordId;
   return vscode.Uri.from({ scheme: DAM_SCHEME, path: `/${encodeSegment(connectionId)}/records/${recordId}/${name}${RECORD_DOC_SUFFIX}` });
 }
 
