@@ -171,8 +171,11 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       }
       this.log.info(`Saved record ${address.recordId}: ${changes.fields.length} field value(s)${changes.status ? ', status' : ''}${changes.title ? ', title' : ''}${changes.addClassifications.length + changes.removeClassifications.length ? ', classifications' : ''}`);
     }
-    // The new base is the record as the service now holds it (its new modifiedOn; VS Code stats it right after).
+    // The new base is the record as the service now holds it (its new modifiedOn; VS Code stats it right after). The
+    // editor keeps the text just saved, with the read-only section as it was read: that is what the next check and
+    // save compare with, so the older dates there are not taken for an edit.
     const fresh = served(await edits.open(address.recordId));
+    fresh.opened = { ...fresh.opened, document: { ...fresh.opened.document, readOnly: after.readOnly } };
     state.base = state.latest = fresh;
     this.saved.fire({ recordId: address.recordId, changes, sent: !isEmptyChangeSet(changes) });
   }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { explorerNodeArg, explorerNodesArg, stringArg } from '../commandArgs';
 import type { ExplorerNode } from '../explorer/nodes';
 import type { RecordRow } from '../explorer/recordPages';
-import { RECORD_DOC_SUFFIX, normaliseRecordId, recordDocAddress } from './recordUris';
+import { normaliseRecordId, recordDocAddress } from './recordUris';
 
 type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
 
@@ -40,12 +40,6 @@ export function targetsOfArgs(first: unknown, second: unknown): RecordTarget[] |
   const uri = vscode.window.activeTextEditor?.document.uri;
   const address = uri && recordDocAddress(uri);
   return address ? [address.recordId] : [];
-}
-
-/** The title an open record document's name carries. */
-export function titleOfDocument(uri: vscode.Uri): string {
-  const name = uri.path.split('/').pop() ?? '';
-  return name.endsWith(RECORD_DOC_SUFFIX) ? name.slice(0, -RECORD_DOC_SUFFIX.length) : name;
 }
 
 /** Asks for a record id (a GUID, dashed or not); undefined when the user gives up. */
