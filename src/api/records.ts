@@ -214,10 +214,16 @@ export class RecordEditsApi {
     return found.filter((c): c is ClassificationRef => c !== null);
   }
 
-  /** A record with fields (all languages, no default values), classifications and files' latest versions. */
-  async readRecord(id: string, options: { signal?: AbortSignal; fields?: string[] } = {}): Promise<RecordSource> {
+  /**
+   * A record with fields (all languages, no default values), classifications and files' latest versions.
+   * `fields` limits the fields read (`[]`: none); `files: false` leaves the files out (a bulk plan needs none).
+   */
+  async readRecord(id: string, options: { signal?: AbortSignal; fields?: string[]; files?: boolean } = {}): Promise<RecordSource> {
+    const noFields = options.fields?.length === 0;
+    const record = [...(noFields ? [] : ['fields']), 'classifications', ...(options.files === false ? [] : ['files'])];
+    const resources = options.files === false ? { record } : { ...RECORD_SELECT, record };
     const { headers } = readHeaders({
-      select: { resources: RECORD_SELECT, languages: '*', resolveDefaultValues: false, ...(options.fields ? { recordFields: options.fields } : {}) },
+      select: { resources, languages: '*', resolveDefaultValues: false, ...(options.fields?.length ? { recordFields: options.fields } : {}) },
     });
     const res = await this.http.request({ path: `/record/${encodeURIComponent(guidKey(id))}`, headers, accept: HAL_JSON, schema: RecordBody, signal: options.signal });
     return recordSourceOf(res.data);
@@ -303,7 +309,7 @@ export class RecordEditsApi {
       while (next < ids.length) {
         const i = next++;
         try {
-          out[i] = await this.readRecord(ids[i], { signal: options.signal, fields: fields.length ? fields : undefined });
+          out[i] = await this.readRecord(ids[i], { signal: options.signal, fields, files: false });
         } catch (err) {
           if (!(err instanceof ApiError && (err.status === 404 || err.status === 400))) throw err;
           missing.push({ recordId: ids[i], reason: err.status === 404 ? 'the record does not exist' : (err.exceptionMessage ?? err.message) });
@@ -316,8 +322,9 @@ export class RecordEditsApi {
 
   /** Every hit of a search, 100 a page by cursor, with the edited fields and classifications embedded. */
   private async searchAll(expression: string, fields: string[], signal?: AbortSignal): Promise<RecordSource[]> {
+    // Fields only when the edit touches some: a status or classification edit reads none.
     const { headers } = readHeaders({
-      select: { resources: { record: ['fields', 'classifications'] }, languages: '*', resolveDefaultValues: false, ...(fields.length ? { recordFields: fields } : {}) },
+      select: { resources: { record: fields.length ? ['fields', 'classifications'] : ['classifications'] }, languages: '*', resolveDefaultValues: false, ...(fields.length ? { recordFields: fields } : {}) },
     });
     const out: RecordSource[] = [];
     let cursor: string | undefined;

@@ -6,6 +6,8 @@ export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 export interface CommandIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Where a command asks (`dam records delete` without --yes); absent or not a terminal: it cannot ask. */
+  stdin?: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
   /** Aborted on SIGINT/SIGTERM so long work can stop cleanly. */
   signal: AbortSignal;

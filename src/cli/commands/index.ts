@@ -12,5 +12,6 @@ import { renditionsCommand } from './renditions';
 import { uploadCommand } from './upload';
 import { checksPublishCommand } from './checks';
 import { emulatorStateCommands } from './emulatorState';
+import { recordsCommands } from './records';
 
-export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, ...emulatorStateCommands, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand];
+export const commands: Command[] = [emulatorCommand, emulatorRequestsCommand, ...emulatorStateCommands, searchCommand, getCommand, lintCommand, analyticsRunCommand, tasksCreateCommand, tasksDelegateCommand, tasksAttachCommand, stringsResolveCommand, renditionsCommand, uploadCommand, checksPublishCommand, ...recordsCommands];

@@ -82,6 +82,8 @@ export function canonicalValue(def: FieldDefinitionInfo, value: DocumentValue): 
   if (isEmptyValue(value)) return isListType(def.dataType) ? [] : null;
   if (def.dataType === 'OptionList' && Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? (findOption(def, v)?.name ?? v) : v));
   if ((def.dataType === 'RecordList' || def.dataType === 'RecordLink') && Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? guidKey(v) : v));
+  // `…T10:30:00Z` typed over the service's `…T10:30:00.000Z` is the same instant.
+  if (def.dataType === 'DateTime' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
   return value;
 }
 

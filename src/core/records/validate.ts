@@ -156,7 +156,11 @@ export function validateDocument(doc: RecordDocument, definitions: readonly Fiel
       add(problem(C.ReadOnly, `'${name}' cannot be changed: ${reason}.`, ['fields', name], name), true);
       continue;
     }
-    for (const p of checkFieldValue(def, value, ['fields', name], context)) add(p);
+    for (const p of checkFieldValue(def, value, ['fields', name], context)) {
+      // A required field that was already empty is a warning: the tenant refuses emptying one, not other edits.
+      const wasEmpty = before && isEmptyValue(before.fields[name]);
+      add(p.code === C.Required && wasEmpty ? { ...p, severity: 'warning', message: `${p.message} It is empty now; fill it in.` } : p);
+    }
   }
   const locator = locatorOf(doc);
   return out.map(({ p, onKey }) => place(p, locator, onKey));

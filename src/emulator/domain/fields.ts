@@ -19,6 +19,7 @@ export interface FieldDefinitionFields {
   fieldGroupId?: string | null;
   isRequired?: boolean | null;
   isLocalizable?: boolean | null;
+  isReadOnly?: boolean | null;
   defaultValue?: { value?: unknown; values?: unknown[] } | null;
   items?: { addOrUpdate?: { id?: string; name: string; label?: string }[]; remove?: (string | { id: string })[] } | null;
   rootClassificationId?: string | null;
@@ -83,6 +84,7 @@ export const fieldDefinitions = {
     }
     if (fields.isRequired !== undefined) a.set('is_required', fields.isRequired ?? false);
     if (fields.isLocalizable !== undefined) a.set('is_localizable', fields.isLocalizable ?? false);
+    if (fields.isReadOnly !== undefined) a.set('is_read_only', fields.isReadOnly ?? false);
     if (fields.defaultValue !== undefined) a.set('default_value', fields.defaultValue === null ? null : JSON.stringify(fields.defaultValue));
     if (fields.rootClassificationId !== undefined) a.set('root_classification_id', fields.rootClassificationId ? normaliseGuid(fields.rootClassificationId) : null);
     if (fields.sortIndex !== undefined) a.set('sort_index', fields.sortIndex ?? 0);

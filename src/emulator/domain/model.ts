@@ -61,6 +61,7 @@ export interface FieldDefinitionRow {
   field_group_id: string | null;
   is_required: boolean;
   is_localizable: boolean;
+  is_read_only: boolean;
   default_value: { value?: unknown; values?: unknown[] } | null;
   options: { id: string; name: string; label: string }[];
   root_classification_id: string | null;
@@ -80,7 +81,7 @@ export interface FieldGroupRow {
 export interface FieldValueRow {
   recordId: string;
   definition: FieldDefinitionRow;
-  values: { languageId: string; value: { value?: unknown; values?: unknown[] } }[];
+  values: { languageId: string; value: { value?: unknown; values?: unknown[]; children?: unknown[] } }[];
   isDefault: boolean;
 }
 
@@ -217,7 +218,8 @@ export const recordType = defineType<RecordRow>({
 });
 
 /** The wire form of one stored value: scalars as `value`, list types as `values`. */
-function localizedValue(languageId: string, value: { value?: unknown; values?: unknown[] }): Json {
+function localizedValue(languageId: string, value: { value?: unknown; values?: unknown[]; children?: unknown[] }): Json {
+  if (Array.isArray(value.children)) return { languageId, children: value.children as Json[] };
   if (Array.isArray(value.values)) return { languageId, values: value.values };
   return { languageId, value: value.value ?? null };
 }
@@ -255,6 +257,7 @@ export const fieldDefinitionType = defineType<FieldDefinitionRow>({
     fieldGroupId: d.field_group_id,
     isRequired: d.is_required,
     isLocalizable: d.is_localizable,
+    isReadOnly: d.is_read_only,
     defaultValue: d.default_value,
     sortIndex: d.sort_index,
     createdOn: iso(d.created_on),

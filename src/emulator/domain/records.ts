@@ -80,15 +80,46 @@ async function canonicalContentType(db: Queryable, name: string): Promise<string
 
 const refId = (ref: z.infer<typeof IdRef>) => (typeof ref === 'string' ? ref : ref.id);
 
-/** Checks one localized value against its field definition and returns what is stored. */
-async function storedValue(db: Queryable, def: FieldDefinitionRow, lv: z.infer<typeof LocalizedValue>) {
+type StoredValue = { value: { value?: unknown; values?: unknown[]; children?: unknown[] }; text: string | null; date: string | null };
+
+const LIST_TYPES = ['OptionList', 'ClassificationList', 'RecordList', 'UserList', 'UserGroupList', 'LanguageList', 'TextList', 'HyperlinkList'];
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,7})?)?$/;
+
+/** Clearing a value: `value: ""` (or null) with `values: []` (or none), and no `children` (real-service-notes). */
+function clears(lv: z.infer<typeof LocalizedValue>): boolean {
+  const noValue = lv.value === undefined || lv.value === null || lv.value === '';
+  const children = (lv as { children?: unknown }).children;
+  return noValue && !(lv.values && lv.values.length) && !(Array.isArray(children) && children.length);
+}
+
+const idOf = (v: unknown) => (typeof v === 'object' && v !== null ? String((v as { id?: unknown; recordId?: unknown }).recordId ?? (v as { id?: unknown }).id ?? '') : String(v));
+
+/** Ids of a list value, normalised; each must name an existing row of `table`. */
+async function existingIds(db: Queryable, def: FieldDefinitionRow, raw: unknown[], table: 'classifications' | 'records' | 'languages', what: string): Promise<string[]> {
+  const ids = raw.map((v) => normaliseGuid(idOf(v)));
+  const bad = raw.find((_, i) => !ids[i]);
+  if (bad !== undefined) throw errors.validation(`Values of the field '${def.name}' must be ${what} ids; '${idOf(bad).slice(0, 100)}' is not one.`);
+  const found = await db.query<{ id: string }>(`SELECT id FROM ${table} WHERE id = ANY($1::text[])`, [ids as string[]]);
+  const missing = ids.find((id) => !found.some((f) => f.id === id));
+  if (missing) throw errors.validation(`The field '${def.name}' names ${what} '${missing}', which does not exist.`);
+  return ids as string[];
+}
+
+/** Checks one localized value against its field definition and returns what is stored; undefined clears it. */
+async function storedValue(db: Queryable, def: FieldDefinitionRow, lv: z.infer<typeof LocalizedValue>): Promise<StoredValue | undefined> {
   const type = def.data_type;
-  const listTypes = ['OptionList', 'ClassificationList', 'RecordList', 'UserList', 'UserGroupList', 'LanguageList', 'TextList', 'HyperlinkList'];
-  if (listTypes.includes(type)) {
-    const raw = lv.values ?? (lv.value === undefined || lv.value === null ? [] : [lv.value]);
+  if (clears(lv)) return undefined;
+  if (type === 'RecordLink') {
+    const children = (lv as { children?: unknown }).children;
+    const raw = Array.isArray(children) ? children : (lv.values ?? [lv.value]);
+    const ids = await existingIds(db, def, raw, 'records', 'record');
+    return { value: { children: ids.map((recordId) => ({ recordId })) }, text: ids.join(', '), date: null };
+  }
+  if (LIST_TYPES.includes(type)) {
+    const raw = lv.values ?? (lv.value === undefined || lv.value === null || lv.value === '' ? [] : [lv.value]);
     if (type === 'OptionList') {
       const ids = raw.map((v) => {
-        const text = typeof v === 'object' && v !== null ? String((v as { id?: unknown }).id ?? '') : String(v);
+        const text = idOf(v);
         const option = def.options.find((o) => o.id === normaliseGuid(text) || o.name.toLowerCase() === text.toLowerCase());
         if (!option) throw errors.validation(`'${text.slice(0, 100)}' is not an option of the field '${def.name}'.`);
         return option.id;
@@ -97,30 +128,36 @@ async function storedValue(db: Queryable, def: FieldDefinitionRow, lv: z.infer<t
       return { value: { values: ids }, text: names.join(', ') || null, date: null };
     }
     if (type === 'ClassificationList') {
-      const ids = raw.map((v) => normaliseGuid(typeof v === 'object' && v !== null ? String((v as { id?: unknown }).id ?? '') : String(v)));
-      if (ids.some((id) => !id)) throw errors.validation(`Values of the field '${def.name}' must be classification ids.`);
-      const found = await db.query<{ id: string }>('SELECT id FROM classifications WHERE id = ANY($1::text[])', [ids as string[]]);
-      const missing = ids.find((id) => !found.some((f) => f.id === id));
-      if (missing) throw errors.noDataFound('classification', missing);
-      return { value: { values: ids }, text: (ids as string[]).join(', ') || null, date: null };
+      const ids = await existingIds(db, def, raw, 'classifications', 'classification');
+      return { value: { values: ids }, text: ids.join(', ') || null, date: null };
     }
+    if (type === 'RecordList' || type === 'LanguageList') {
+      const ids = await existingIds(db, def, raw, type === 'RecordList' ? 'records' : 'languages', type === 'RecordList' ? 'record' : 'language');
+      return { value: { values: ids }, text: ids.join(', ') || null, date: null };
+    }
+    if (type === 'TextList' && raw.some((v) => typeof v === 'object' && v !== null)) throw errors.validation(`Values of the field '${def.name}' (TextList) must be text.`);
     const values = raw.map((v) => (typeof v === 'object' ? v : String(v)));
     return { value: { values }, text: values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ') || null, date: null };
   }
   const value = lv.value ?? null;
-  if (value === null) return { value: { value: null }, text: null, date: null };
-  if (type === 'Date' || type === 'DateTime' || type === 'Time') {
+  if (value === null) return undefined;
+  if (type === 'Time') {
+    if (typeof value !== 'string' || !TIME.test(value)) throw errors.validation(`The field '${def.name}' needs a time (HH:MM or HH:MM:SS), got '${String(value).slice(0, 50)}'.`);
+    return { value: { value }, text: value, date: null };
+  }
+  if (type === 'Date' || type === 'DateTime') {
     const d = new Date(String(value));
     if (typeof value !== 'string' || Number.isNaN(d.getTime())) throw errors.validation(`The field '${def.name}' needs an ISO 8601 date, got '${String(value).slice(0, 50)}'.`);
     const text = type === 'Date' ? d.toISOString().slice(0, 10) : d.toISOString();
     return { value: { value: text }, text, date: d.toISOString() };
   }
   if (type === 'Numeric' || type === 'Duration') {
-    const n = typeof value === 'number' ? value : Number(value);
-    if (!Number.isFinite(n)) throw errors.validation(`The field '${def.name}' needs a number.`);
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    if (!Number.isFinite(n)) throw errors.validation(`The field '${def.name}' needs a number, got '${String(JSON.stringify(value)).slice(0, 50)}'.`);
     return { value: { value: n }, text: String(n), date: null };
   }
-  if (typeof value === 'object') return { value: { value }, text: JSON.stringify(value), date: null };
+  if (type === 'Json') return { value: { value }, text: JSON.stringify(value), date: null };
+  if (typeof value === 'object') throw errors.validation(`The field '${def.name}' (${type}) needs text, not ${Array.isArray(value) ? 'a list' : 'an object'}.`);
   return { value: { value: String(value) }, text: String(value), date: null };
 }
 
@@ -135,8 +172,13 @@ async function refreshSearchText(db: Queryable, recordId: string) {
   );
 }
 
+export interface WriteOptions {
+  /** The `disable-validations` request header: a required field may be left empty. */
+  disableValidations?: boolean;
+}
+
 /** Applies a create or partial update inside the caller's transaction. */
-export async function writeRecord(db: Queryable, recordId: string, body: RecordBody, userId: number, now: Date, create: boolean, blobs?: BlobStore) {
+export async function writeRecord(db: Queryable, recordId: string, body: RecordBody, userId: number, now: Date, create: boolean, blobs?: BlobStore, options: WriteOptions = {}) {
   const sets: string[] = [];
   const params: unknown[] = [];
   const set = (column: string, value: unknown) => {
@@ -153,7 +195,9 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
   if (create) {
     await db.query('INSERT INTO records (id, created_on, modified_on, created_by, modified_by) VALUES ($1, $2, $2, $3, $3)', [recordId, now.toISOString(), userId]);
   }
-  set('modified_on', now.toISOString());
+  // Every write moves modifiedOn forward, even two in the same millisecond: clients detect conflicts by it.
+  params.push(now.toISOString());
+  sets.push(create ? `modified_on = $${params.length}` : `modified_on = GREATEST($${params.length}::timestamptz, modified_on + interval '1 millisecond')`);
   set('modified_by', userId);
   params.push(recordId);
   await db.query(`UPDATE records SET ${sets.join(', ')} WHERE id = $${params.length}`, params as never[]);
@@ -178,24 +222,28 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
     const findDef = (id: string | undefined, name: string | undefined) => {
       const guid = id ? normaliseGuid(id) : undefined;
       const def = defs.find((d) => (guid && d.id === guid) || (!guid && (id ?? name)?.toLowerCase() === d.name.toLowerCase()));
-      if (!def) throw errors.noDataFound('field definition', String(id ?? name ?? ''));
+      if (!def) throw errors.noDataFound('field definition', String(id ?? name ?? '').slice(0, 100));
+      if (def.is_read_only) throw errors.validation(`The field '${def.name}' is read-only.`);
       return def;
     };
+    const languages = new Set((await db.query<{ id: string }>('SELECT id FROM languages')).map((l) => l.id));
+    const cleared = new Set<FieldDefinitionRow>();
     for (const ref of body.fields.remove ?? []) {
       const def = findDef(refId(ref), undefined);
       await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2', [recordId, def.id]);
+      cleared.add(def);
     }
     for (const item of body.fields.addOrUpdate ?? []) {
       const def = findDef(item.id ?? item.fieldId, item.fieldName ?? item.name);
       for (const lv of item.localizedValues ?? []) {
         const languageId = lv.languageId ? normaliseGuid(lv.languageId) : NEUTRAL_LANGUAGE;
-        if (!languageId) throw errors.validation(`'${lv.languageId}' is not a language id.`);
-        const language = await db.query('SELECT 1 FROM languages WHERE id = $1', [languageId]);
-        if (!language.length) throw errors.noDataFound('language', languageId);
+        if (!languageId || !languages.has(languageId)) {
+          throw errors.validation(`The field '${def.name}' has a value in language '${String(lv.languageId).slice(0, 100)}', which this tenant does not have.`);
+        }
         const stored = await storedValue(db, def, lv);
-        const empty = stored.value.value === null || (Array.isArray((stored.value as { values?: unknown[] }).values) && !(stored.value as { values: unknown[] }).values.length);
-        if (empty) {
+        if (!stored) {
           await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2 AND language_id = $3', [recordId, def.id, languageId]);
+          cleared.add(def);
           continue;
         }
         await db.query(
@@ -203,6 +251,14 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
            ON CONFLICT (record_id, field_id, language_id) DO UPDATE SET value = excluded.value, value_text = excluded.value_text, value_date = excluded.value_date`,
           [recordId, def.id, languageId, JSON.stringify(stored.value), stored.text, stored.date],
         );
+      }
+    }
+    // A required field left without any value is refused, unless the client asked to skip validations.
+    if (!options.disableValidations) {
+      for (const def of cleared) {
+        if (!def.is_required) continue;
+        const left = await db.query('SELECT 1 FROM field_values WHERE record_id = $1 AND field_id = $2 LIMIT 1', [recordId, def.id]);
+        if (!left.length) throw errors.validation(`The field '${def.name}' is required; it cannot be left empty.`);
       }
     }
     await refreshSearchText(db, recordId);

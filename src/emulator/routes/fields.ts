@@ -22,6 +22,7 @@ export const FieldDefinitionBody = z
     fieldGroupId: z.string().max(100).nullish(),
     isRequired: z.boolean().nullish(),
     isLocalizable: z.boolean().nullish(),
+    isReadOnly: z.boolean().nullish(),
     defaultValue: z.object({ value: z.unknown().optional(), values: z.array(z.unknown()).max(1000).optional() }).nullish(),
     items: z
       .object({ addOrUpdate: z.array(Option).max(1000).optional(), remove: z.array(z.union([z.string(), z.object({ id: z.string() })])).max(1000).optional() })

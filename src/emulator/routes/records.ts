@@ -15,6 +15,15 @@ import { RowCache } from '../storage/tracking';
 
 const IdParams = z.object({ id: Segment });
 
+/**
+ * Record writes may carry `disable-validations`, `disable-rules` and `client-id` (real-service-notes). The emulator
+ * honours the first for required fields; the others are accepted (its rules fire on file versions, not on fields).
+ */
+function writeOptions(request: FastifyRequest) {
+  const flag = request.headers['disable-validations'];
+  return { disableValidations: typeof flag === 'string' && flag.trim().toLowerCase() === 'true' };
+}
+
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
   const tag = 'Records';
@@ -89,7 +98,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     handler: async ({ body, request, reply, caller }) => {
       const id = newGuid();
       const now = ctx.clock.now();
-      await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller().userId, now, true, ctx.blobs));
+      await ctx.store.transaction((tx) => writeRecord(tx, id, body, caller().userId, now, true, ctx.blobs, writeOptions(request)));
       if (body.files) await fireHooks(request, id, now);
       const rc = renderContext(ctx, request);
       return created(reply, `${core(rc)}/record/${id}`, await renderRecord(rc, await findRecord(id)));
@@ -107,7 +116,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       const row = await findRecord(params.id);
       const caller = ctx.auth.requireOwner(request, row.created_by, 'change a record you did not create');
       const now = ctx.clock.now();
-      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, now, false, ctx.blobs));
+      await ctx.store.transaction((tx) => writeRecord(tx, row.id, body, caller.userId, now, false, ctx.blobs, writeOptions(request)));
       if (body.files) await fireHooks(request, row.id, now);
       return noContent(reply);
     },

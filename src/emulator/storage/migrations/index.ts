@@ -7,5 +7,6 @@ import { files } from './files';
 import { rules } from './rules';
 import { orders } from './orders';
 import { searchIndexes } from './searchIndexes';
+import { fieldReadOnly } from './fieldReadOnly';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly];

@@ -1,0 +1,220 @@
+// The record-editing core against the bare client, in one run against one emulator:
+//   open a record with 200 fields   vs a bare client GET with fields selected        (target ≤ 1.3×)
+//   save one changed field          vs a bare client PUT of the same change          (target ≤ 1.2×)
+//   dam records update --query      vs a bare PUT loop at the same concurrency       (target ≥ 0.9× its throughput)
+//   the same against --tenant-limits (15 requests/s)                                  (target ≥ 13.5 updates/s, 0 failures)
+// Samples alternate ours and the baseline so drift in the machine's load hits both alike; medians and ratios.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { startEmulator, type EmulatorOptions } from '../src/emulator/server';
+import { emulatorOptionSpec, toEmulatorOptions } from '../src/emulator/options';
+import { openStore } from '../src/emulator/storage/open';
+import { migrate } from '../src/emulator/storage/migrate';
+import { migrations } from '../src/emulator/storage/migrations';
+import { seedStore } from '../src/emulator/seed';
+import { insertRecords, type RecordRow } from '../src/emulator/domain/bulk';
+import { DamClient } from '../src/api/client';
+import { EMULATOR_CLIENT, emulatorProfile } from '../src/api/endpoints';
+import { main as dam } from '../src/cli/main';
+import { diffDocuments } from '../src/core/records';
+import { z } from 'zod';
+import { median, printRow } from './stats';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 1000);
+const LIMITED_RECORDS = Number(process.env.BENCH_LIMITED_RECORDS ?? 150);
+const FIELDS = 200;
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const CONCURRENCY = 4;
+const NEUTRAL = '00000000000000000000000000000000';
+const USER_AGENT = 'dam-workbench-bench/1';
+const Created = z.looseObject({ id: z.string(), items: z.array(z.looseObject({ id: z.string(), name: z.string() })).nullish() });
+
+/** The contract's fixed data, then `count` records titled `Bench record N`, straight into a store. */
+async function prepare(dir: string, count: number): Promise<void> {
+  const store = await openStore({ data: dir });
+  try {
+    await migrate(store, migrations);
+    await seedStore(store, 'empty', () => undefined);
+    const base = Date.UTC(2025, 0, 1);
+    const rows: RecordRow[] = [];
+    for (let i = 0; i < count; i++) {
+      const when = new Date(base + i * 60_000).toISOString();
+      rows.push({ id: randomBytes(16).toString('hex'), title: `Bench record ${i}`, status: 'Draft', contentType: 'Image', searchText: `bench record ${i}`, createdOn: when, modifiedOn: when, createdBy: 1 });
+    }
+    await insertRecords(store, rows);
+  } finally {
+    await store.close();
+  }
+}
+
+const clientOf = (url: string) => new DamClient({ profile: emulatorProfile(url), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: USER_AGENT });
+
+/** An OptionList field with two options to flip between (every run then changes every record). */
+async function usageField(client: DamClient): Promise<{ id: string; options: string[] }> {
+  const def = await client.http.request({
+    method: 'POST',
+    path: '/fielddefinition',
+    json: { name: 'Usage', dataType: 'OptionList', items: { addOrUpdate: [{ name: 'Open' }, { name: 'Closed' }] } },
+    schema: Created,
+  });
+  const read = await client.http.request({ path: `/fielddefinition/${def.data.id}`, schema: Created });
+  return { id: def.data.id, options: (read.data.items ?? []).map((o) => o.id) };
+}
+
+/** Runs `dam …` in-process, as the CLI bench's user would from a shell. */
+async function runDam(argv: string[], url: string): Promise<{ code: number; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const err: Buffer[] = [];
+  stdout.resume();
+  stderr.on('data', (b: Buffer) => err.push(b));
+  const code = await dam(argv, { stdout, stderr, env: { DAM_URL: url }, signal: new AbortController().signal });
+  return { code, stderr: Buffer.concat(err).toString() };
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/** Pairs of (ours, baseline) timings, alternating which goes first. */
+async function paired(samples: number, ours: () => Promise<unknown>, base: () => Promise<unknown>): Promise<{ ours: number[]; base: number[] }> {
+  const out = { ours: [] as number[], base: [] as number[] };
+  for (let i = 0; i < samples; i++) {
+    if (i % 2) {
+      out.base.push(await time(base));
+      out.ours.push(await time(ours));
+    } else {
+      out.ours.push(await time(ours));
+      out.base.push(await time(base));
+    }
+  }
+  return out;
+}
+
+async function openAndSave(url: string): Promise<void> {
+  const client = clientOf(url);
+  const kinds = ['SingleLineText', 'MultiLineText', 'Numeric', 'Date', 'TextList'];
+  const defs: { id: string; dataType: string }[] = [];
+  for (let i = 0; i < FIELDS; i++) {
+    const dataType = kinds[i % kinds.length];
+    defs.push({ id: (await client.http.request({ method: 'POST', path: '/fielddefinition', json: { name: `Field${i}`, dataType }, schema: Created })).data.id, dataType });
+  }
+  const value = (t: string, i: number) => (t === 'Numeric' ? { value: i } : t === 'Date' ? { value: '2025-03-01' } : t === 'TextList' ? { values: [`a${i}`, `b${i}`] } : { value: `Value of field ${i}` });
+  const addOrUpdate = defs.map((d, i) => ({ id: d.id, localizedValues: [{ languageId: NEUTRAL, ...value(d.dataType, i) }] }));
+  const record = (await client.http.request({ method: 'POST', path: '/record', json: { title: '200 fields', status: 'Draft', fields: { addOrUpdate } }, schema: Created })).data.id;
+
+  const ours = clientOf(url);
+  const bare = clientOf(url);
+  const bareGet = () => bare.records.get(record, { select: { resources: { record: ['fields'] }, languages: '*' } });
+  for (let i = 0; i < 5; i++) await Promise.all([ours.recordEdits.open(record), bareGet()]);
+  const open = await paired(SAMPLES, () => ours.recordEdits.open(record), bareGet);
+  const o = median(open.ours);
+  const b = median(open.base);
+  printRow(`open a record with ${FIELDS} fields (median)`, `${o.toFixed(1)} ms`, `${b.toFixed(1)} ms bare GET, fields selected`, `${(o / b).toFixed(2)}× (target ≤ 1.3×)`);
+
+  // Save: ours diffs the opened document against the edit and applies the change set; the baseline PUTs the same body.
+  const opened = await ours.recordEdits.open(record);
+  const { definitions } = await ours.recordEdits.tenantModel();
+  let n = 0;
+  const saveOurs = async () => {
+    const edited = { ...opened.document, fields: { ...opened.document.fields, Field0: `Ours ${n++}` } };
+    await ours.recordEdits.apply(diffDocuments(opened.document, edited, definitions));
+  };
+  const saveBare = () =>
+    bare.http.request({ method: 'PUT', path: `/record/${record}`, json: { fields: { addOrUpdate: [{ id: defs[0].id, localizedValues: [{ languageId: NEUTRAL, value: `Bare ${n++}` }] }] } }, responseType: 'none' });
+  for (let i = 0; i < 5; i++) await Promise.all([saveOurs(), saveBare()]);
+  const save = await paired(SAMPLES, saveOurs, saveBare);
+  const so = median(save.ours);
+  const sb = median(save.base);
+  printRow('save one changed field (median)', `${so.toFixed(1)} ms`, `${sb.toFixed(1)} ms bare PUT`, `${(so / sb).toFixed(2)}× (target ≤ 1.2×)`);
+}
+
+/** The bare PUT loop: the same change to every id, CONCURRENCY in flight. */
+async function putLoop(client: DamClient, ids: string[], field: string, option: string): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++];
+      await client.http.request({ method: 'PUT', path: `/record/${id}`, json: { fields: { addOrUpdate: [{ id: field, localizedValues: [{ languageId: NEUTRAL, values: [option] }] }] } }, responseType: 'none' });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+async function bulk(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dam-bench-records-'));
+  try {
+    await prepare(dir, RECORDS);
+    const emulator = await startEmulator({ port: 0, data: dir, seed: 'empty' });
+    try {
+      const client = clientOf(emulator.url);
+      const usage = await usageField(client);
+      const ids: string[] = [];
+      for await (const r of client.search.recordItems({ expression: "Title = 'Bench record*'", pageSize: 100 })) ids.push(r.id);
+      // Each side sets the option the other left, so every record changes in every run.
+      const ours = async () => {
+        const run = await runDam(['records', 'update', '--query', "Title = 'Bench record*'", '--set', 'Usage=Closed', '--concurrency', String(CONCURRENCY)], emulator.url);
+        if (run.code !== 0) throw new Error(`dam records update exited ${run.code}: ${run.stderr}`);
+      };
+      const base = () => putLoop(client, ids, usage.id, usage.options[0]);
+      await base();
+      const runs = await paired(Number(process.env.BENCH_BULK_RUNS ?? 2), ours, base);
+      const rate = (ms: number) => (RECORDS / ms) * 1000;
+      const o = rate(median(runs.ours));
+      const b = rate(median(runs.base));
+      printRow(`dam records update --query, ${RECORDS} records`, `${o.toFixed(0)} rec/s`, `${b.toFixed(0)} rec/s bare PUT loop ×${CONCURRENCY}`, `${(o / b).toFixed(2)}× (target ≥ 0.9×)`);
+    } finally {
+      await emulator.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Against the tenant's limits, once the emulator has them (`--tenant-limits`, the limits issue). */
+async function limited(): Promise<void> {
+  if (!('tenant-limits' in emulatorOptionSpec)) {
+    printRow('the same against --tenant-limits', 'skipped', '15 requests/s', 'this emulator has no --tenant-limits yet');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'dam-bench-records-limits-'));
+  try {
+    await prepare(dir, LIMITED_RECORDS);
+    const options: EmulatorOptions = { ...toEmulatorOptions({ 'tenant-limits': true }), port: 0, data: dir, seed: 'empty' };
+    const emulator = await startEmulator(options);
+    try {
+      await usageField(clientOf(emulator.url));
+      const t = performance.now();
+      const run = await runDam(['records', 'update', '--query', "Title = 'Bench record*'", '--set', 'Usage=Closed', '--json'], emulator.url);
+      const ms = performance.now() - t;
+      const failed429 = (run.stderr.match(/429/g) ?? []).length;
+      const rate = (LIMITED_RECORDS / ms) * 1000;
+      printRow(`the same against --tenant-limits, ${LIMITED_RECORDS} records`, `${rate.toFixed(1)} upd/s`, '15 requests/s', `${(rate / 15).toFixed(2)}× of the rate (target ≥ 0.9×), exit ${run.code}, ${failed429} failures from 429`);
+    } finally {
+      await emulator.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function mainBench(): Promise<void> {
+  const emulator = await startEmulator({ port: 0, data: ':memory:', seed: 'empty' });
+  try {
+    await openAndSave(emulator.url);
+  } finally {
+    await emulator.close();
+  }
+  await bulk();
+  await limited();
+}
+
+mainBench().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

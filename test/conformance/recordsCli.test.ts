@@ -1,0 +1,184 @@
+// `dam records get|update|delete` against a real emulator: fields by name, the dry run, applying by ids and by
+// query, option values by name or label, refused plans (exit 2, nothing written), failed records (exit 1, named),
+// and delete's confirmation rule.
+import { strict as assert } from 'node:assert';
+import { describeEachBackend, runDam } from './helpers';
+import { buildRecordTenant, type RecordTenant } from './recordFixture';
+import { RecordSchema } from '../../src/api/schemas';
+import { EMULATOR_LIMITED_CLIENT } from '../../src/core/contract';
+import type { RecordDocument } from '../../src/core/records';
+
+const MISSING = '0123456789abcdef0123456789abcdef';
+
+describeEachBackend('dam records', { seed: 'empty' }, (env) => {
+  const vars = () => ({ DAM_URL: env().url });
+  const client = () => env().client();
+  let tenant: RecordTenant;
+  const create = async (title: string, fields: Record<string, unknown> = {}) => {
+    const addOrUpdate = Object.entries(fields).map(([name, v]) => ({ name, localizedValues: [Array.isArray(v) ? { values: v } : { value: v }] }));
+    const res = await client().http.request({ method: 'POST', path: '/record', json: { title, status: 'Draft', contentType: 'Image', fields: { addOrUpdate } }, schema: RecordSchema });
+    return res.data.id;
+  };
+  const doc = async (id: string) => (await client().recordEdits.open(id)).document;
+  const bulk: string[] = [];
+
+  before(async () => {
+    tenant = await buildRecordTenant(client());
+    for (let i = 0; i < 6; i++) bulk.push(await create(`Bulk item ${i}`, { UsageRights: [i < 2 ? 'Licensed' : 'Unrestricted'], Owner: 'Ana' }));
+  });
+
+  describe('get', () => {
+    it('shows fields by name, classifications by path and the read-only part', async () => {
+      const id = await create('Get me', { Photographer: 'Kenji Sato', Keywords: ['sea', 'boat'], UsageRights: ['InternalOnly'] });
+      await client().http.request({ method: 'PUT', path: `/record/${id}`, json: { classifications: { addOrUpdate: [{ id: tenant.classifications['/Products/Hats'] }] } }, responseType: 'none' });
+      const run = await runDam(['records', 'get', id], vars());
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^title: +Get me$/m);
+      assert.match(run.stdout, /^ {2}Photographer: Kenji Sato$/m);
+      assert.match(run.stdout, /^ {2}Keywords: sea, boat$/m);
+      assert.match(run.stdout, /^ {2}UsageRights: InternalOnly$/m);
+      assert.match(run.stdout, /^classifications: \/Products\/Hats$/m);
+      assert.match(run.stdout, /^read-only:$/m);
+    });
+
+    it('--json prints the record document', async () => {
+      const run = await runDam(['records', 'get', bulk[0], '--json'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      const printed = JSON.parse(run.stdout) as RecordDocument;
+      assert.equal(printed.id, bulk[0]);
+      assert.deepEqual(printed.fields.UsageRights, ['Licensed']);
+      assert.ok('Checksum' in (printed.readOnly.fields ?? {}));
+    });
+
+    it('a record that does not exist exits 1 with the reason', async () => {
+      const run = await runDam(['records', 'get', MISSING], vars());
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /404/);
+    });
+  });
+
+  describe('update', () => {
+    it('by id: sets fields (an option by its label, list items by repeating --set), status and a classification', async () => {
+      const id = await create('Update me', { Owner: 'Ana' });
+      const run = await runDam(
+        ['records', 'update', id, '--set', 'UsageRights=Internal only', '--set', 'Keywords=red', '--set', 'Keywords=blue', '--set', 'Pages=12', '--status', 'released', '--add-classification', '/Products/Shoes'],
+        vars(),
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^1 record: 1 changed, 0 unchanged, 0 failed/);
+      const after = await doc(id);
+      assert.deepEqual(after.fields.UsageRights, ['InternalOnly']);
+      assert.deepEqual(after.fields.Keywords, ['red', 'blue']);
+      assert.equal(after.fields.Pages, 12);
+      assert.equal(after.status, 'Released');
+      assert.deepEqual(after.classifications, ['/Products/Shoes']);
+    });
+
+    it('a localized field needs --language, and then changes only that language', async () => {
+      const id = await create('Localized', { Owner: 'Ana' });
+      const refused = await runDam(['records', 'update', id, '--set', 'Description=Hallo'], vars());
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /localized.*--language/);
+      const run = await runDam(['records', 'update', id, '--set', 'Description=Hallo', '--language', 'de-DE'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual((await doc(id)).fields.Description, { 'de-DE': 'Hallo' });
+    });
+
+    it('--clear empties a field', async () => {
+      const id = await create('Clear me', { Photographer: 'Omar Haddad', Owner: 'Ana' });
+      const run = await runDam(['records', 'update', id, '--clear', 'Photographer'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal((await doc(id)).fields.Photographer, null);
+    });
+
+    it('--query --dry-run shows how many records change and writes nothing', async () => {
+      const before = await Promise.all(bulk.map(doc));
+      const run = await runDam(['records', 'update', '--query', "Title = 'Bulk item*'", '--set', 'UsageRights=Licensed', '--dry-run'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^6 records: 4 would change, 2 already as asked, 0 refused\./m);
+      assert.match(run.stdout, /^ {2}UsageRights: 4 records$/m);
+      assert.match(run.stdout, /Dry run: nothing was written\./);
+      const after = await Promise.all(bulk.map(doc));
+      assert.deepEqual(after.map((d) => d.readOnly.modifiedOn), before.map((d) => d.readOnly.modifiedOn));
+    });
+
+    it('--query applies to every hit; --json reports changed and unchanged records', async () => {
+      const run = await runDam(['records', 'update', '--query', "Title = 'Bulk item*'", '--set', 'UsageRights=Licensed', '--json'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      const report = JSON.parse(run.stdout) as { total: number; changed: { recordId: string }[]; unchanged: { recordId: string }[]; failed: unknown[] };
+      assert.equal(report.total, 6);
+      assert.equal(report.changed.length, 4);
+      assert.deepEqual(report.unchanged.map((u) => u.recordId).sort(), bulk.slice(0, 2).sort());
+      assert.deepEqual(report.failed, []);
+      for (const d of await Promise.all(bulk.map(doc))) assert.deepEqual(d.fields.UsageRights, ['Licensed']);
+    });
+
+    const refusals: [string, string[], RegExp][] = [
+      ['an option value that does not exist', ['--set', 'UsageRights=Secret'], /'Secret' is not an option of 'UsageRights'/],
+      ['an unknown field', ['--set', 'Colour=red'], /no field 'Colour'/],
+      ['a read-only field', ['--set', 'Checksum=abc'], /'Checksum' cannot be changed/],
+      ['a classification that does not exist', ['--add-classification', '/Products/Socks'], /no classification '\/Products\/Socks'/],
+      ['a status that does not exist', ['--status', 'Gone'], /'Gone' is not a status/],
+      ['a required field cleared', ['--clear', 'Owner'], /'Owner' is required/],
+    ];
+    for (const [title, args, message] of refusals) {
+      it(`refuses the plan for ${title}: exit 2, nothing written`, async () => {
+        const before = await doc(bulk[3]);
+        const run = await runDam(['records', 'update', '--query', "Title = 'Bulk item*'", '--status', 'Archived', ...args], vars());
+        assert.equal(run.code, 2, run.stdout + run.stderr);
+        assert.match(run.stderr, message);
+        assert.match(run.stderr, /nothing was written/);
+        assert.equal((await doc(bulk[3])).readOnly.modifiedOn, before.readOnly.modifiedOn);
+      });
+    }
+
+    it('an id that does not exist fails alone (exit 1, named); the others are changed', async () => {
+      const run = await runDam(['records', 'update', bulk[4], MISSING, '--set', 'Photographer=Lena Berg'], vars());
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, new RegExp(`failed ${MISSING}: the record does not exist`));
+      assert.equal((await doc(bulk[4])).fields.Photographer, 'Lena Berg');
+    });
+
+    it('a record the caller may not change fails with the service’s reason', async () => {
+      const run = await runDam(['records', 'update', bulk[5], '--set', 'Photographer=Nobody'], {
+        ...vars(),
+        DAM_CLIENT_ID: EMULATOR_LIMITED_CLIENT.clientId,
+        DAM_CLIENT_SECRET: EMULATOR_LIMITED_CLIENT.clientSecret,
+      });
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, new RegExp(`failed ${bulk[5]} \\(Bulk item 5\\): .*right`));
+      assert.equal((await doc(bulk[5])).fields.Photographer, null);
+    });
+
+    const usage: [string, string[]][] = [
+      ['neither ids nor --query', ['--status', 'Draft']],
+      ['ids and --query', [MISSING, '--query', '*', '--status', 'Draft']],
+      ['nothing to change', [MISSING]],
+      ['--set without =', [MISSING, '--set', 'Photographer']],
+    ];
+    for (const [title, args] of usage) {
+      it(`bad usage (${title}) exits 2`, async () => {
+        assert.equal((await runDam(['records', 'update', ...args], vars())).code, 2);
+      });
+    }
+  });
+
+  describe('delete', () => {
+    it('refuses without --yes when there is no terminal to ask on, and deletes nothing', async () => {
+      const id = await create('Keep me');
+      const run = await runDam(['records', 'delete', id], vars());
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /--yes/);
+      assert.equal((await doc(id)).id, id);
+    });
+
+    it('--yes deletes; an id that does not exist is a named failure (exit 1)', async () => {
+      const id = await create('Delete me');
+      const run = await runDam(['records', 'delete', id, MISSING, '--yes'], vars());
+      assert.equal(run.code, 1);
+      assert.match(run.stdout, /^2 records: 1 deleted, 1 failed/);
+      assert.match(run.stderr, new RegExp(`failed ${MISSING}: the record does not exist`));
+      assert.equal((await runDam(['records', 'get', id], vars())).code, 1);
+    });
+  });
+});
