@@ -94,6 +94,7 @@ async function main(): Promise<void> {
         env: { DAM_BENCH_URL: emulator.url, DAM_BENCH_CLASSIFICATION: CLASSIFICATION },
         onLog: (_type: string, text: string) => {
           if (text.includes('DAM_BENCH_EXPLORER')) line = text;
+          else if (text.includes('DAM_BENCH_PROFILE')) console.log(text);
           else output.push(text);
         },
       });

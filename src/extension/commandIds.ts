@@ -56,6 +56,12 @@ export const Commands = {
   emulatorReset: 'dam.emulator.reset',
   tenantPull: 'dam.tenant.pull',
   tenantCompare: 'dam.tenant.compare',
+  recordsOpen: 'dam.records.open',
+  recordsDelete: 'dam.records.delete',
+  recordsChangeStatus: 'dam.records.changeStatus',
+  recordsAddToClassification: 'dam.records.addToClassification',
+  recordsRemoveFromClassification: 'dam.records.removeFromClassification',
+  recordsUpdateMatching: 'dam.records.updateMatching',
 } as const;
 
 /** Language id of `.dam-query` files. */

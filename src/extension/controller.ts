@@ -20,6 +20,7 @@ import { FindingDiagnostics } from './findings/findingDiagnostics';
 import { FileCommands } from './files/fileCommands';
 import { InspectorFeature } from './inspector/inspectorFeature';
 import { TerminalEnvironment } from './terminal/terminalEnvironment';
+import { RecordsFeature } from './records/recordsFeature';
 import { DamLog } from './log';
 import { registerCommand } from './registration';
 import { TenantCommands } from './tenant/tenantCommands';
@@ -48,6 +49,8 @@ export interface DamApi {
   readonly files: FileCommands;
   /** The Emulator Requests view (its code loads when it first shows). */
   readonly inspector: InspectorFeature;
+  /** Record documents, the tree's record edits and bulk updates (their module loads on first use). */
+  readonly records: RecordsFeature;
   readonly timings: ActivationTimings;
   /** Milliseconds from the bundle starting to load to `activate` returning. */
   readonly activationMs: number;
@@ -74,6 +77,7 @@ export class DamController implements vscode.Disposable {
   readonly findings: FindingDiagnostics;
   readonly files: FileCommands;
   readonly inspector: InspectorFeature;
+  readonly records: RecordsFeature;
   private readonly statusBar: ConnectionStatusBar;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -95,6 +99,7 @@ export class DamController implements vscode.Disposable {
     track(d, new TenantCommands(this.connections, this.log));
     this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
     track(d, new TerminalEnvironment(context, this.connections, this.emulator, this.log));
+    this.records = track(d, new RecordsFeature(this.connections, this.explorer, this.query, this.log));
     const statusBar = (this.statusBar = track(d, new ConnectionStatusBar()));
     d.push(this.connections.onDidChange((state) => statusBar.update(state)));
     d.push(this.emulator.onDidChange((origin) => this.onEmulatorChanged(origin)));
@@ -312,7 +317,7 @@ export class DamController implements vscode.Disposable {
   }
 
   api(timings: ActivationTimings): DamApi {
-    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, files: this.files, inspector: this.inspector, timings, activationMs: timings.activationMs };
+    return { profiles: this.profiles, connections: this.connections, emulator: this.emulator, log: this.log, explorer: this.explorer, analytics: this.analytics, query: this.query, tasks: this.tasks, findings: this.findings, files: this.files, inspector: this.inspector, records: this.records, timings, activationMs: timings.activationMs };
   }
 
   dispose(): void {

@@ -92,6 +92,16 @@ async function taskForm(page) {
   await shot(page, 'task-form', { x: editor.x, y: editor.y, width: Math.min(editor.width, 760), height: Math.min(editor.height, 560) });
 }
 
+async function record(page) {
+  // A record open as a document: fields by name, classifications by path, a value the field does not take.
+  await findInDam(page, 'Misty beach press release 111');
+  const rows = await treeRows(page);
+  await contextMenu(page, rowAt(page, rows.find((r) => r.label.startsWith('Misty beach press release')).index), 'Open Record');
+  await page.locator('.part.editor .view-lines', { hasText: '"UsageRights"' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+  await page.locator('.part.editor .squiggly-error, .part.editor .view-lines').first().waitFor({ state: 'visible' });
+  await shot(page, 'record', await editorArea(page, 640));
+}
+
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const vsix = process.env.DAM_E2E_VSIX ? resolve(process.env.DAM_E2E_VSIX) : await packageExtension(join(WORK, 'dam-workbench.vsix'));
@@ -109,6 +119,8 @@ async function main() {
     await analytics(page);
     await runCommand(page, 'View: Revert and Close Editor');
     await taskForm(page);
+    await runCommand(page, 'View: Close All Editors');
+    await record(page);
   } finally {
     await wb.stop();
     rmSync(WORK, { recursive: true, force: true });

@@ -8,6 +8,7 @@
 //   dam:/<record title>/<record title> (preview).png?preview=<recordId>
 //   dam:/<record title>/<record title>.json?record=<recordId>
 //   dam:/<classification>/<classification>.json?classification=<classificationId>
+// Record documents (`*.dam-record.json`, writable) and their schema are a part of their own: src/extension/records.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
 import { fileDataOf } from './fileDataCache';
@@ -81,13 +82,40 @@ function safeName(name: string): string {
   return name.replace(/[\\/]/g, '_').trim() || 'file';
 }
 
+/**
+ * A part of the `dam:` file system that owns some of its URIs (VS Code takes one provider per scheme): the
+ * writable record documents of src/extension/records. What it does not own stays read-only here.
+ */
+export interface DamFsPart {
+  owns(uri: vscode.Uri): boolean;
+  stat(uri: vscode.Uri): Promise<vscode.FileStat>;
+  readFile(uri: vscode.Uri): Promise<Uint8Array>;
+  writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void>;
+  readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
+}
+
 export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
   /** A few recent answers, so `stat` followed by `readFile` fetches once. */
   private readonly recent = new Map<string, Entry>();
+  private readonly parts: DamFsPart[] = [];
 
   constructor(private readonly connections: ConnectionManager) {}
+
+  /** Hands the URIs `part` owns to it; its change events become this provider's. */
+  addPart(part: DamFsPart): vscode.Disposable {
+    this.parts.push(part);
+    const sub = part.onDidChangeFile((events) => this.emitter.fire(events));
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      this.parts.splice(this.parts.indexOf(part), 1);
+    });
+  }
+
+  private partOf(uri: vscode.Uri): DamFsPart | undefined {
+    return this.parts.find((p) => p.owns(uri));
+  }
 
   watch(): vscode.Disposable {
     // The service sends no change events; a new version is a new URI.
@@ -95,6 +123,8 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const part = this.partOf(uri);
+    if (part) return part.stat(uri);
     const resource = resourceOf(uri);
     if (resource?.kind === 'version') {
       // The version says its size and date; no need to download for a stat.
@@ -109,6 +139,8 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const part = this.partOf(uri);
+    if (part) return part.readFile(uri);
     return (await this.fetch(uri)).bytes;
   }
 
@@ -120,7 +152,9 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
     throw vscode.FileSystemError.NoPermissions(uri);
   }
 
-  writeFile(uri: vscode.Uri): void {
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const part = this.partOf(uri);
+    if (part) return part.writeFile(uri, content);
     throw vscode.FileSystemError.NoPermissions(uri);
   }
 

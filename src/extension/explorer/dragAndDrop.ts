@@ -1,6 +1,7 @@
 // Drag files from VS Code's Explorer (or the OS) onto the DAM Explorer: onto a classification each file
 // becomes a new record there; onto a record (or one of its files or versions) it becomes a new version of
-// the record's master file. Uploads run under a cancellable progress notification.
+// the record's master file. Uploads run under a cancellable progress notification. Records dragged within the
+// tree onto a classification are handed to `onRecordDrop` (src/extension/records: add or move).
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
@@ -11,6 +12,14 @@ import { UploadQueue } from '../../api/uploadQueue';
 import { count } from '../plural';
 
 const URI_LIST = 'text/uri-list';
+/** VS Code's own mime type for items dragged within this tree (`application/vnd.code.tree.<view id>`). */
+export const RECORD_ROWS_MIME = 'application/vnd.code.tree.dam.explorer';
+
+type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
+type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
+
+/** Handles record rows dropped on a classification (set by the records feature). */
+export type RecordDropHandler = (records: RecordNode[], target: ClassificationNode, token: vscode.CancellationToken) => Promise<void>;
 
 export interface DropOutcome {
   /** Ids of the records created (drop on a classification) or given a new version (drop on a record). */
@@ -21,8 +30,12 @@ export interface DropOutcome {
 }
 
 export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<ExplorerNode> {
-  readonly dropMimeTypes = [URI_LIST];
-  readonly dragMimeTypes: string[] = [];
+  readonly dropMimeTypes = [URI_LIST, RECORD_ROWS_MIME];
+  readonly dragMimeTypes = [RECORD_ROWS_MIME, URI_LIST];
+  /** What a record row dropped on a classification does; without it such a drop does nothing. */
+  onRecordDrop: RecordDropHandler | undefined;
+  /** The `dam:` address a dragged record row carries to the editor area (it opens there as a document). */
+  recordDocumentUri: ((record: RecordNode) => vscode.Uri | undefined) | undefined;
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -33,7 +46,21 @@ export class ExplorerDragAndDrop implements vscode.TreeDragAndDropController<Exp
   /** What the last drop did (tests, and the status after a drop). */
   lastDrop: DropOutcome | undefined;
 
+  handleDrag(source: readonly ExplorerNode[], dataTransfer: vscode.DataTransfer): void {
+    const records = source.filter((n): n is RecordNode => n.kind === 'record');
+    if (records.length === 0) return;
+    dataTransfer.set(RECORD_ROWS_MIME, new vscode.DataTransferItem(records));
+    const uris = records.map((r) => this.recordDocumentUri?.(r)).filter((u): u is vscode.Uri => u !== undefined);
+    if (uris.length) dataTransfer.set(URI_LIST, new vscode.DataTransferItem(uris.map((u) => u.toString()).join('\r\n')));
+  }
+
   async handleDrop(target: ExplorerNode | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): Promise<void> {
+    const rows = dataTransfer.get(RECORD_ROWS_MIME)?.value as unknown;
+    if (Array.isArray(rows)) {
+      const records = rows.filter((n): n is RecordNode => (n as ExplorerNode | null)?.kind === 'record');
+      if (records.length && target?.kind === 'classification' && this.onRecordDrop) await this.onRecordDrop(records, target, token);
+      return;
+    }
     this.lastDrop = await this.drop(target, dataTransfer, token);
   }
 

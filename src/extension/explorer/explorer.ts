@@ -30,8 +30,10 @@ export class Explorer implements vscode.Disposable {
     const d = this.disposables;
     this.decorations = new CheckDecorations(connections);
     d.push(this.decorations, vscode.window.registerFileDecorationProvider(this.decorations));
+    // Not read-only as a whole: record documents are written back (src/extension/records); every other
+    // resource's stat says it is read-only.
     this.fileSystem = new DamFileSystem(connections);
-    d.push(this.fileSystem, vscode.workspace.registerFileSystemProvider(DAM_SCHEME, this.fileSystem, { isReadonly: true, isCaseSensitive: true }));
+    d.push(this.fileSystem, vscode.workspace.registerFileSystemProvider(DAM_SCHEME, this.fileSystem, { isCaseSensitive: true }));
     this.provider = new ExplorerProvider(connections, log, this.decorations);
     d.push(this.provider);
     this.dragAndDrop = new ExplorerDragAndDrop(connections, this.provider, log);

@@ -453,6 +453,49 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return nodes;
   }
 
+  /** A record's status, title or dates changed: its rows redraw from `change`, nothing is read again. */
+  updateRecord(recordId: string, change: Partial<RecordRow>): void {
+    for (const node of this.recordRows(recordId)) {
+      Object.assign(node.record, change);
+      this.changed.fire(node);
+    }
+  }
+
+  /** A record left `classificationId` (or the tenant, when undefined): its rows there go, only their parents redraw. */
+  removeRecord(recordId: string, classificationId?: string): void {
+    const from = classificationId ? [classificationId] : this.paging.holding(recordId, (r) => r.id);
+    for (const id of from) {
+      if (!this.paging.remove(id, recordId, (r) => r.id)) continue;
+      this.nodes.delete(`rec:cls:${id}:${recordId}`);
+      this.changed.fire(this.nodes.get(`cls:${id}`));
+    }
+    if (!classificationId && this.results?.hits.some((r) => r.id === recordId)) {
+      this.results.hits = this.results.hits.filter((r) => r.id !== recordId);
+      if (this.results.total !== undefined) this.results.total--;
+      this.resultRows = undefined;
+      this.changed.fire(this.results);
+    }
+  }
+
+  /** A record joined `classificationId`: placed among its loaded rows by title, only that classification redraws. */
+  addRecord(record: RecordRow, classificationId: string): void {
+    const node = this.nodes.get(`cls:${classificationId}`);
+    if (!node || !this.paging.get(classificationId)) return;
+    const row = this.paging.insert(classificationId, record, (r) => r.id, (r) => r.record.title ?? '');
+    if (row) this.track([row]);
+    this.changed.fire(node);
+  }
+
+  /** Reads a classification's records again when it is in the tree (after a bulk update added or took some out). */
+  refreshClassification(classificationId: string): void {
+    const node = this.nodes.get(`cls:${classificationId}`);
+    if (node) this.refresh(node);
+  }
+
+  private recordRows(recordId: string): RecordNode[] {
+    return [...this.nodes.values()].filter((n): n is RecordNode => n.kind === 'record' && n.id === recordId);
+  }
+
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
     this.changed.dispose();

@@ -51,6 +51,38 @@ export class RecordPages<T> {
     this.pending.clear();
   }
 
+  /** Classifications whose loaded rows hold `recordId`. */
+  holding(recordId: string, idOf: (row: T) => string): string[] {
+    return [...this.paging].filter(([, p]) => p.rows.some((r) => idOf(r) === recordId)).map(([id]) => id);
+  }
+
+  /** Takes a record out of a classification's loaded rows (it left it, or the tenant); whether it was there. */
+  remove(classificationId: string, recordId: string, idOf: (row: T) => string): boolean {
+    const paging = this.paging.get(classificationId);
+    const index = paging?.rows.findIndex((r) => idOf(r) === recordId) ?? -1;
+    if (!paging || index < 0) return false;
+    paging.rows.splice(index, 1);
+    if (paging.totalCount !== undefined) paging.totalCount = Math.max(0, paging.totalCount - 1);
+    return true;
+  }
+
+  /**
+   * A record that joined a classification, placed among the loaded rows by title as the service sorts them. One
+   * that sorts after the last loaded row arrives with a later page, so only the count grows. Undefined when the
+   * classification's rows are not loaded.
+   */
+  insert(classificationId: string, record: RecordRow, idOf: (row: T) => string, titleOf: (row: T) => string): T | undefined {
+    const paging = this.paging.get(classificationId);
+    if (!paging || paging.rows.some((r) => idOf(r) === record.id)) return undefined;
+    if (paging.totalCount !== undefined) paging.totalCount++;
+    const title = record.title ?? '';
+    const index = paging.rows.findIndex((r) => titleOf(r).localeCompare(title) > 0);
+    if (index < 0 && paging.nextCursor) return undefined;
+    const row = this.toRow(classificationId, recordRow(record as DamRecord));
+    paging.rows.splice(index < 0 ? paging.rows.length : index, 0, row);
+    return row;
+  }
+
   /** The first page (or everything loaded so far), fetched once however many callers ask at the same time. */
   first(client: SearchClient, classificationId: string): Promise<RecordPaging<T>> {
     const existing = this.paging.get(classificationId);

@@ -157,6 +157,9 @@ class RunLenses implements vscode.CodeLensProvider {
       const args = [doc.uri, s.expressionOffset];
       out.push(new vscode.CodeLens(at, { title: '$(play) Run', command: Commands.queryRun, arguments: args, tooltip: `Run ${s.name ?? 'this query'} against the active connection` }));
       out.push(new vscode.CodeLens(at, { title: 'Export…', command: Commands.queryExport, arguments: args, tooltip: 'Export every result of this query to a CSV or JSON file' }));
+      if (!s.target || s.target === 'records') {
+        out.push(new vscode.CodeLens(at, { title: 'Update Matching Records…', command: Commands.recordsUpdateMatching, arguments: args, tooltip: 'Set or clear a field, change status or classify every record this query matches (a dry run comes first)' }));
+      }
     }
     return out;
   }

@@ -1,0 +1,242 @@
+// DAM: Update Records Matching Query…: the user chooses one edit (set or clear a field, change status, add to or
+// remove from a classification), sees the dry run (how many records, what changes on how many, which are refused and
+// why), then the core's plan is run by the client's bulk runner under a cancellable progress, and a report (changed,
+// unchanged, failed with reasons) can be shown and saved. One record's failure does not stop the others.
+import * as vscode from 'vscode';
+import type { DamClient } from '../../api/client';
+import type { BulkReport } from '../../api/bulkRunner';
+import type { LoadedPlan, TenantModel } from '../../api/records';
+import { RECORD_STATUSES, coerceInput, describePlan, isListType, readOnlyReason, type BulkEdits, type FieldDefinitionInfo } from '../../core/records';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ExplorerProvider } from '../explorer/explorerProvider';
+import type { DamLog } from '../log';
+import { count } from '../plural';
+import { pickClassification } from './pickers';
+import type { RecordDocuments } from './recordDocuments';
+
+/** The search a bulk update covers. */
+export interface BulkSource {
+  expression: string;
+  /** How the user knows it: the query's name, or the expression. */
+  name: string;
+}
+
+export interface BulkOutcome {
+  plan: LoadedPlan;
+  /** Undefined when the user stopped at the dry run or nothing was to change. */
+  report?: BulkReport;
+}
+
+export interface BulkOptions {
+  /** The edit; asked for when absent. */
+  edits?: BulkEdits;
+  /** Decides on the dry run; the default asks in a modal dialog. */
+  confirm?: (plan: LoadedPlan, lines: string[]) => Promise<boolean>;
+}
+
+/** Updates in flight at once: what the client's other bulk work uses, and well below what a tenant allows. */
+const CONCURRENCY = 4;
+
+export class BulkUpdate {
+  /** The last run's report with its query and edit (Save Report…). */
+  last: { source: BulkSource; edits: BulkEdits; dryRun: string[]; report: BulkReport } | undefined;
+
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly provider: ExplorerProvider,
+    private readonly documents: RecordDocuments,
+    private readonly log: DamLog,
+  ) {}
+
+  private get client(): DamClient {
+    const client = this.connections.session?.client;
+    if (!client) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
+    return client;
+  }
+
+  async run(source: BulkSource, options: BulkOptions = {}): Promise<BulkOutcome | undefined> {
+    const client = this.client;
+    const model = await client.recordEdits.tenantModel();
+    const edits = options.edits ?? (await this.askEdits(client, model, source));
+    if (!edits) return undefined;
+    const plan = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DAM: dry run of the update on “${source.name}”: reading the records it matches…`, cancellable: true },
+      (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        return client.recordEdits.plan({ expression: source.expression }, edits, { signal: abort.signal }).finally(() => sub.dispose());
+      },
+    );
+    const lines = describePlan(plan);
+    this.log.info(`Dry run on “${source.name}”:\n${lines.join('\n')}`);
+    if (plan.problems.length) {
+      await vscode.window.showErrorMessage(`The update on “${source.name}” is refused; nothing was written.`, { modal: true, detail: plan.problems.join('\n') });
+      return { plan };
+    }
+    const confirmed = await (options.confirm ?? ((p, l) => this.confirm(source, p, l)))(plan, lines);
+    if (!confirmed) return { plan };
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DAM: updating ${count(plan.items.length, 'record')}`, cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        return client.recordEdits
+          .run(plan, {
+            concurrency: CONCURRENCY,
+            signal: abort.signal,
+            onProgress: (p) => {
+              const percent = p.total ? (p.done / p.total) * 100 : 0;
+              progress.report({ message: `${p.done} of ${p.total}${p.failed ? ` (${p.failed} failed)` : ''}`, increment: percent - reported });
+              reported = percent;
+            },
+          })
+          .finally(() => sub.dispose());
+      },
+    );
+    this.last = { source, edits, dryRun: lines, report };
+    this.updateTree(plan, report, edits);
+    void this.announce(source, report);
+    return { plan, report };
+  }
+
+  /** The dry run in a modal dialog: Apply, or read the whole dry run first. */
+  private async confirm(source: BulkSource, plan: LoadedPlan, lines: string[]): Promise<boolean> {
+    const total = plan.items.length + plan.unchanged.length + plan.refused.length + plan.missing.length;
+    if (plan.items.length === 0) {
+      await vscode.window.showInformationMessage(`Nothing to change: none of the ${count(total, 'record')} matching “${source.name}” would change.`, { modal: true, detail: lines.join('\n') });
+      return false;
+    }
+    const shown = lines.length > 14 ? [...lines.slice(0, 14), `… and ${lines.length - 14} more lines (Show Dry Run)`] : lines;
+    const apply = `Update ${count(plan.items.length, 'Record')}`;
+    for (;;) {
+      const choice = await vscode.window.showWarningMessage(`Dry run: ${count(plan.items.length, 'record')} of ${total} matching “${source.name}” would change. Apply?`, { modal: true, detail: shown.join('\n') }, apply, 'Show Dry Run');
+      if (choice === apply) return true;
+      if (choice !== 'Show Dry Run') return false;
+      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: `Dry run of the update on “${source.name}” (${source.expression})\n\n${lines.join('\n')}\n` });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
+  }
+
+  private async announce(source: BulkSource, report: BulkReport): Promise<void> {
+    const summary = `${report.changed.length} changed, ${report.unchanged.length} unchanged, ${report.failed.length} failed${report.cancelled ? `, ${report.notRun.length} not run (cancelled)` : ''}`;
+    const failures = report.failed.slice(0, 3).map((f) => `${f.title ?? f.recordId}: ${f.reason}`).join('; ');
+    const text = `DAM: update on “${source.name}”: ${summary}.${failures ? ` ${failures}${report.failed.length > 3 ? '; …' : ''}` : ''}`;
+    const show = report.failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const choice = await show(text, 'Show Report', 'Save Report…');
+    if (choice === 'Show Report') await this.showReport();
+    else if (choice === 'Save Report…') await this.saveReport();
+  }
+
+  private reportJson(): string {
+    if (!this.last) throw new Error('No bulk update has run yet.');
+    const { source, edits, dryRun, report } = this.last;
+    return `${JSON.stringify({ query: source.name, expression: source.expression, edits, dryRun, report }, null, 2)}\n`;
+  }
+
+  async showReport(): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: this.reportJson() });
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  /** Saves the last report as JSON where the user says (or to `target`); the file written. */
+  async saveReport(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const json = this.reportJson();
+    const stamp = this.last!.report.finishedAt.replace(/[:.]/g, '-');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const uri = target ?? (await vscode.window.showSaveDialog({ title: 'Save the bulk update report', filters: { JSON: ['json'] }, defaultUri: folder && vscode.Uri.joinPath(folder, `dam-update-report-${stamp}.json`) }));
+    if (!uri) return undefined;
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(json));
+    return uri;
+  }
+
+  /** Rows of changed records redraw (status), classifications that gained or lost records read their page again. */
+  private updateTree(plan: LoadedPlan, report: BulkReport, edits: BulkEdits): void {
+    const changed = new Set(report.changed.map((c) => c.recordId));
+    for (const id of changed) {
+      if (edits.status) this.provider.updateRecord(id, { status: edits.status });
+      this.documents.recordChanged(id);
+    }
+    if (changed.size === 0) return;
+    for (const c of [...(edits.addClassifications ?? []), ...(edits.removeClassifications ?? [])]) {
+      const ref = plan.classifications.find((r) => r.id === c || r.namePath === c);
+      if (ref) this.provider.refreshClassification(ref.id);
+    }
+  }
+
+  /** Asks which edit to make: the kind, then its field, value, language, status or classification. */
+  private async askEdits(client: DamClient, model: TenantModel, source: BulkSource): Promise<BulkEdits | undefined> {
+    const title = `Update the records matching “${source.name}”`;
+    const kinds = [
+      { label: '$(edit) Set a field…', edit: 'set' as const },
+      { label: '$(clear-all) Clear a field…', edit: 'clear' as const },
+      { label: '$(tag) Change status…', edit: 'status' as const },
+      { label: '$(add) Add to a classification…', edit: 'add' as const },
+      { label: '$(remove) Remove from a classification…', edit: 'remove' as const },
+    ];
+    const kind = (await vscode.window.showQuickPick(kinds, { title, placeHolder: 'What to change on every record the query matches (a dry run comes first)' }))?.edit;
+    switch (kind) {
+      case undefined:
+        return undefined;
+      case 'status': {
+        const status = await vscode.window.showQuickPick([...RECORD_STATUSES], { title, placeHolder: 'The new status' });
+        return status ? { status } : undefined;
+      }
+      case 'add':
+      case 'remove': {
+        const c = await pickClassification(client, { title: `${title}: ${kind === 'add' ? 'add to' : 'remove from'}` });
+        if (!c) return undefined;
+        return kind === 'add' ? { addClassifications: [c.id] } : { removeClassifications: [c.id] };
+      }
+      case 'set':
+      case 'clear': {
+        const def = await pickField(model.definitions, `${title}: ${kind === 'set' ? 'set' : 'clear'} which field?`);
+        if (!def) return undefined;
+        let language: string | undefined;
+        if (def.isLocalizable) {
+          language = (
+            await vscode.window.showQuickPick(
+              model.languages.map((l) => ({ label: l.culture || 'neutral', description: l.name })),
+              { title: `${def.name} is localized: in which language?` },
+            )
+          )?.label;
+          if (!language) return undefined;
+        }
+        if (kind === 'clear') return { clear: [def.name], ...(language ? { language } : {}) };
+        const value = await askValue(client, def, title);
+        return value === undefined ? undefined : { set: { [def.name]: value }, ...(language ? { language } : {}) };
+      }
+    }
+  }
+}
+
+async function pickField(definitions: readonly FieldDefinitionInfo[], title: string): Promise<FieldDefinitionInfo | undefined> {
+  const items = definitions
+    .filter((d) => !readOnlyReason(d))
+    .map((d) => ({ label: d.name, description: [d.label && d.label !== d.name ? d.label : undefined, d.dataType, d.isLocalizable ? 'localized' : undefined, d.isRequired ? 'required' : undefined].filter(Boolean).join(' · '), def: d }));
+  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true }))?.def;
+}
+
+/** The value to set, as the CLI's text (checked by the core as it is typed), option names, or a classification's path. */
+async function askValue(client: DamClient, def: FieldDefinitionInfo, title: string): Promise<unknown> {
+  if (def.dataType === 'OptionList') {
+    const picked = await vscode.window.showQuickPick(
+      (def.options ?? []).map((o) => ({ label: o.name, description: o.label && o.label !== o.name ? o.label : undefined })),
+      { title: `${def.name}: the options to set`, canPickMany: true },
+    );
+    return picked?.length ? picked.map((p) => p.label) : undefined;
+  }
+  if (def.dataType === 'ClassificationList') {
+    const c = await pickClassification(client, { title: `${def.name}: the classification to set` });
+    return c ? [c.namePath || c.id] : undefined;
+  }
+  const list = isListType(def.dataType);
+  // A list's items are typed separated by commas (or as a JSON list); the core reads each text as one item.
+  const input = (text: string): string | string[] => (list && !text.trim().startsWith('[') ? text.split(',').map((t) => t.trim()).filter(Boolean) : text);
+  const text = await vscode.window.showInputBox({
+    title: `${title}: ${def.name}`,
+    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas' : ''})`,
+    validateInput: (t) => coerceInput(def, input(t)).problem,
+  });
+  return text === undefined ? undefined : input(text);
+}

@@ -1,0 +1,58 @@
+// Entry of dist/records.js: record editing (the record documents of the `dam:` file system and their problems, the
+// tree's record edits, bulk updates), loaded on the first record command or the first record document.
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connections/connectionManager';
+import type { ExplorerProvider } from '../explorer/explorerProvider';
+import type { DamLog } from '../log';
+import { BulkUpdate } from './bulkUpdate';
+import { RecordDiagnostics } from './recordDiagnostics';
+import { RecordDocuments } from './recordDocuments';
+import type { RecordTarget } from './targets';
+import { TreeEdits } from './treeEdits';
+
+export interface RecordsModuleDeps {
+  connections: ConnectionManager;
+  provider: ExplorerProvider;
+  log: DamLog;
+}
+
+export class RecordsModule implements vscode.Disposable {
+  readonly documents: RecordDocuments;
+  readonly diagnostics: RecordDiagnostics;
+  readonly edits: TreeEdits;
+  readonly bulk: BulkUpdate;
+
+  constructor(private readonly deps: RecordsModuleDeps) {
+    this.documents = new RecordDocuments(deps.connections, deps.log);
+    this.diagnostics = new RecordDiagnostics(this.documents, deps.log);
+    this.edits = new TreeEdits(deps.connections, deps.provider, this.documents, deps.log);
+    this.bulk = new BulkUpdate(deps.connections, deps.provider, this.documents, deps.log);
+  }
+
+  /** Opens a record as a writable document; the editor showing it. */
+  async open(recordId: string, options: { preview?: boolean } = {}): Promise<vscode.TextEditor> {
+    const uri = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Opening the record' }, () => this.documents.prepare(recordId));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    return vscode.window.showTextDocument(doc, { preview: options.preview ?? false });
+  }
+
+  /** Targets for ids given without a row: each record read for its title and status (the confirmation names it). */
+  async targetsOf(ids: string[]): Promise<RecordTarget[]> {
+    const client = this.deps.connections.session?.client;
+    if (!client) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
+    return Promise.all(
+      ids.map(async (id) => {
+        const r = await client.recordEdits.readRecord(id).catch((err: unknown) => {
+          if ((err as { status?: unknown }).status === 404) throw new Error(`There is no record with the id ${id} on this tenant.`);
+          throw err;
+        });
+        return { id: r.id, title: r.title || r.id, status: r.status };
+      }),
+    );
+  }
+
+  dispose(): void {
+    this.diagnostics.dispose();
+    this.documents.dispose();
+  }
+}

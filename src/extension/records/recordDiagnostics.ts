@@ -1,0 +1,72 @@
+// Problems of open record documents, as the user types: the core's validation against the tenant's field
+// definitions (types, required, read-only, option values, languages, record ids) and against the version read (id,
+// content type and the read-only section cannot change). The same check refuses a save, so what the Problems view
+// shows is what a save would say. The JSON schema (served beside the documents) adds completion and hovers.
+import * as vscode from 'vscode';
+import type { Problem } from '../../core/records';
+import type { DamLog } from '../log';
+import type { RecordDocuments } from './recordDocuments';
+import { recordDocAddress } from './recordUris';
+
+export const RECORD_DIAGNOSTIC_SOURCE = 'DAM record';
+
+const DEBOUNCE_MS = 250;
+
+export class RecordDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('dam-records');
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly documents: RecordDocuments,
+    private readonly log: DamLog,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((doc) => this.schedule(doc)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (!recordDocAddress(doc.uri)) return;
+        this.collection.delete(doc.uri);
+        this.documents.forget(doc.uri);
+      }),
+    );
+    vscode.workspace.textDocuments.forEach((doc) => this.schedule(doc));
+  }
+
+  private schedule(doc: vscode.TextDocument): void {
+    if (!recordDocAddress(doc.uri)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.check(doc).catch((err: unknown) => this.log.warn(`Record problems: ${err instanceof Error ? err.message : String(err)}`));
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  /** Checks one document now; the problems it found (tests). */
+  async check(doc: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
+    const before = this.documents.baseOf(doc.uri);
+    if (!before || doc.isClosed) return [];
+    const model = await this.documents.tenantModel();
+    const diagnostics = this.documents.problemsOf(doc.getText(), before, model).map((p) => diagnosticOf(doc, p));
+    this.collection.set(doc.uri, diagnostics);
+    return diagnostics;
+  }
+
+  dispose(): void {
+    this.timers.forEach((t) => clearTimeout(t));
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+function diagnosticOf(doc: vscode.TextDocument, p: Problem): vscode.Diagnostic {
+  const start = doc.positionAt(p.offset ?? 0);
+  const end = doc.positionAt((p.offset ?? 0) + Math.max(p.length ?? 0, 1));
+  const d = new vscode.Diagnostic(new vscode.Range(start, end), p.message, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  d.source = RECORD_DIAGNOSTIC_SOURCE;
+  d.code = p.code;
+  return d;
+}

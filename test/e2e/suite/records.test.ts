@@ -1,0 +1,232 @@
+// Records you can read and change, inside a real VS Code against the emulator's demo tenant: a record opens as a
+// writable `dam:` document, a save sends what changed, a save with problems is refused, a record changed on the
+// tenant after it was read is not overwritten, and the tree's edits (status, classify by drop, delete) and a bulk
+// update with its dry run change the tenant and redraw only what they touched.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { DamApi } from '../../../src/extension/controller';
+import type { ExplorerNode } from '../../../src/extension/explorer/nodes';
+import { RECORD_ROWS_MIME } from '../../../src/extension/explorer/dragAndDrop';
+
+type Cls = Extract<ExplorerNode, { kind: 'classification' }>;
+type Rec = Extract<ExplorerNode, { kind: 'record' }>;
+
+async function api(): Promise<DamApi> {
+  const ext = vscode.extensions.getExtension<DamApi>('dam-workbench.dam-workbench');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+/** Waits until `check` holds (VS Code applies some changes a moment after the call that made them returns). */
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function parse(text: string): { id: string; status: string; classifications: string[]; fields: Record<string, unknown>; readOnly: Record<string, unknown> } {
+  return JSON.parse(text) as ReturnType<typeof parse>;
+}
+
+/** Replaces the value of `"key": …` on its line in the editor's text. */
+async function setLine(doc: vscode.TextDocument, key: string, value: string): Promise<void> {
+  const line = [...Array(doc.lineCount).keys()].map((i) => doc.lineAt(i)).find((l) => l.text.trimStart().startsWith(`"${key}":`));
+  assert.ok(line, `no line for ${key} in\n${doc.getText()}`);
+  const comma = line.text.trimEnd().endsWith(',') ? ',' : '';
+  const indent = line.text.slice(0, line.firstNonWhitespaceCharacterIndex);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, line.range, `${indent}"${key}": ${value}${comma}`);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+}
+
+describe('Records in VS Code', function () {
+  this.timeout(180_000);
+  let dam: DamApi;
+
+  before(async () => {
+    dam = await api();
+    if (dam.connections.state.kind !== 'connected' || dam.connections.session?.profile.kind !== 'emulator') await vscode.commands.executeCommand('dam.startEmulator');
+    assert.equal(dam.connections.state.kind, 'connected');
+    // The first save of a session wakes the save participants of every extension, which can take long enough on a
+    // busy machine for VS Code to cancel that save: that first save is a scratch file's, not a record's.
+    const scratch = await vscode.workspace.openTextDocument({ language: 'plaintext', content: '' });
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (folder) {
+      const file = vscode.Uri.joinPath(folder, `.records-e2e-${Date.now()}.txt`);
+      await vscode.workspace.fs.writeFile(file, new Uint8Array());
+      const doc = await vscode.workspace.openTextDocument(file);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(file, new vscode.Position(0, 0), 'warm-up');
+      await vscode.workspace.applyEdit(edit);
+      await doc.save();
+      await vscode.workspace.fs.delete(file);
+    }
+    void scratch;
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  async function someRecordId(expression = 'ContentType = Image'): Promise<string> {
+    const page = await dam.connections.session!.client.search.records({ expression, pageSize: 5 });
+    assert.ok(page.items.length > 0, `no record for ${expression}`);
+    return page.items[page.items.length - 1].id;
+  }
+
+  it('opens a record by its dashed id as a writable document with fields by name and classifications by path', async () => {
+    const id = await someRecordId();
+    const dashed = `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', dashed);
+    assert.ok(editor, 'no editor');
+    const doc = editor.document;
+    assert.equal(doc.uri.scheme, 'dam');
+    assert.match(doc.uri.path, /\.dam-record\.json$/);
+    assert.equal(doc.languageId, 'json');
+    const shown = parse(doc.getText());
+    assert.equal(shown.id.replace(/-/g, ''), id.replace(/-/g, ''));
+    for (const name of ['Description', 'UsageRights', 'Keywords']) assert.ok(name in shown.fields || name in ((shown.readOnly.fields as object | undefined) ?? {}), `${name} is not shown`);
+    assert.ok(shown.classifications.every((c) => c.startsWith('/')), `classifications by path: ${shown.classifications.join(', ')}`);
+    const stat = await vscode.workspace.fs.stat(doc.uri);
+    assert.equal(stat.mtime, Date.parse(String(shown.readOnly.modifiedOn)));
+    assert.ok(!((stat.permissions ?? 0) & vscode.FilePermission.Readonly), 'the record document is read-only');
+  });
+
+  it('saves only what changed, as one update, and refuses a save with problems', async () => {
+    const id = await someRecordId();
+    const editor = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!;
+    const doc = editor.document;
+    const before = parse(doc.getText());
+    const photographer = `E2E photographer ${Date.now()}`;
+    await setLine(doc, 'Photographer', JSON.stringify(photographer));
+    const saves: { sent: boolean; fields: string[] }[] = [];
+    const sub = dam.records.load().documents.onDidSave((s) => saves.push({ sent: s.sent, fields: s.changes.fields.map((f) => f.field) }));
+    const documents = dam.records.load().documents;
+    const write = documents.writeFile.bind(documents);
+    const refusals: string[] = [];
+    documents.writeFile = (uri, content) => write(uri, content).catch((err: Error) => {
+      refusals.push(err.message);
+      throw err;
+    });
+    try {
+      assert.ok(doc.isDirty, 'not dirty');
+      // Saved as a person saves (the editor's Save), the way VS Code runs its conflict check.
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      await until(`the save (${refusals.join('; ')})`, () => !doc.isDirty || refusals.length > 0);
+      assert.equal(doc.isDirty, false, `the save failed: ${refusals.join('; ')}`);
+    } finally {
+      sub.dispose();
+      documents.writeFile = write;
+    }
+    assert.deepEqual(saves, [{ sent: true, fields: ['Photographer'] }]);
+    const after = (await dam.connections.session!.client.recordEdits.open(id)).document;
+    assert.equal(after.fields.Photographer, photographer);
+    assert.deepEqual({ ...after.fields, Photographer: null }, { ...before.fields, Photographer: null }, 'other fields changed');
+
+    // A date the field does not take: a problem in the editor, and the save is refused with nothing sent.
+    await setLine(doc, 'PublicationDate', '"next Tuesday"');
+    const problems = await until('the problem in the editor', () => {
+      const found = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'DAM record' && d.severity === vscode.DiagnosticSeverity.Error);
+      return found.length ? found : undefined;
+    });
+    assert.equal(problems.length, 1, problems.map((p) => p.message).join('; '));
+    assert.match(doc.lineAt(problems[0].range.start.line).text, /"PublicationDate"/, problems[0].message);
+    const modifiedOn = after.readOnly.modifiedOn;
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    assert.ok(doc.isDirty, 'a save with problems went through');
+    assert.equal((await dam.connections.session!.client.recordEdits.open(id)).document.readOnly.modifiedOn, modifiedOn, 'something was written');
+  });
+
+  it('does not overwrite a record changed on the tenant after it was read', async () => {
+    const id = await someRecordId('ContentType = Document');
+    const editor = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!;
+    const doc = editor.document;
+    await setLine(doc, 'Photographer', '"Mine"');
+    // Someone else changes the record meanwhile.
+    const edits = dam.connections.session!.client.recordEdits;
+    const theirs = (await edits.open(id)).document;
+    await new Promise((r) => setTimeout(r, 20));
+    const def = (await edits.tenantModel()).definitions.find((d) => d.name === 'Photographer');
+    assert.ok(def);
+    await edits.apply({ recordId: id, fields: [{ field: def.name, fieldId: def.id, dataType: def.dataType, before: theirs.fields.Photographer, after: 'Theirs' }], addClassifications: [], removeClassifications: [] });
+    const now = (await edits.open(id)).document;
+    assert.equal(now.fields.Photographer, 'Theirs');
+    assert.equal((await vscode.workspace.fs.stat(doc.uri)).mtime, Date.parse(String(now.readOnly.modifiedOn)), 'stat does not report the newer version');
+    assert.equal(await doc.save(), false, 'the save overwrote the newer record');
+    assert.ok(doc.isDirty, 'the edit was lost');
+    assert.equal((await edits.open(id)).document.fields.Photographer, 'Theirs', 'the record was overwritten');
+  });
+
+  it('changes status, classifies by a drop and deletes from the tree, redrawing only those rows', async () => {
+    const provider = dam.explorer.provider;
+    const client = dam.connections.session!.client;
+    // A record of its own, in a classification that is loaded in the tree.
+    const roots = (await provider.getChildren()).filter((n): n is Cls => n.kind === 'classification');
+    const from = roots[0];
+    const to = roots[1];
+    assert.ok(from && to, 'two root classifications');
+    const title = `aaa e2e record ${Date.now()}`;
+    const { token } = await client.uploads.upload({ filename: 'e2e.txt', data: new TextEncoder().encode('e2e') });
+    const created = await client.files.createRecordFromUpload({ token, filename: 'e2e.txt', title, contentType: 'Document', classificationIds: [from.id] });
+    provider.refresh(from);
+    const row = await until('the new record under its classification', async () => (await provider.getChildren(from)).find((n): n is Rec => n.kind === 'record' && n.id === created.id));
+    await provider.getChildren(to);
+    let refreshedAll = false;
+    const sub = provider.onDidChangeTreeData((node) => (refreshedAll ||= node === undefined));
+    try {
+      await vscode.commands.executeCommand('dam.records.changeStatus', row, [row], 'Archived');
+      assert.equal(row.record.status, 'Archived');
+      assert.equal((await client.recordEdits.readRecord(created.id)).status, 'Archived');
+
+      const transfer = new vscode.DataTransfer();
+      transfer.set(RECORD_ROWS_MIME, new vscode.DataTransferItem([row]));
+      await vscode.workspace.getConfiguration('dam').update('records.dropOnClassification', 'move', vscode.ConfigurationTarget.Global);
+      await dam.explorer.dragAndDrop.handleDrop(to, transfer, new vscode.CancellationTokenSource().token);
+      const classes = (await client.recordEdits.readRecord(created.id)).classifications?.map((c) => c.id.replace(/-/g, '')) ?? [];
+      assert.deepEqual(classes, [to.id.replace(/-/g, '')]);
+      assert.ok(provider.pagingOf(to.id)?.rows.some((r) => r.id === created.id), 'not shown under the classification it was moved to');
+      assert.ok(!provider.pagingOf(from.id)?.rows.some((r) => r.id === created.id), 'still shown where it was');
+
+      const moved = (await provider.getChildren(to)).find((n): n is Rec => n.kind === 'record' && n.id === created.id)!;
+      assert.equal(await dam.records.load().edits.delete([{ id: moved.id, title }], { confirm: false }), true);
+      await assert.rejects(client.recordEdits.readRecord(created.id), (err: { status?: number }) => err.status === 404);
+      assert.ok(!provider.pagingOf(to.id)?.rows.some((r) => r.id === created.id), 'the deleted record is still shown');
+      assert.equal(refreshedAll, false, 'the whole tree was refreshed');
+    } finally {
+      sub.dispose();
+      await vscode.workspace.getConfiguration('dam').update('records.dropOnClassification', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('updates every record a query matches after a dry run, and reports what changed', async () => {
+    const client = dam.connections.session!.client;
+    const keyword = `e2ebulk${Date.now()}`;
+    const expression = 'ContentType = Video';
+    const matched = (await client.search.records({ expression, pageSize: 100 })).totalCount ?? 0;
+    assert.ok(matched > 0);
+    let dryRun: string[] = [];
+    const outcome = await dam.records.load().bulk.run(
+      { expression, name: 'videos' },
+      {
+        edits: { set: { Photographer: keyword } },
+        confirm: async (plan, lines) => {
+          dryRun = lines;
+          assert.equal(plan.items.length + plan.unchanged.length + plan.refused.length, matched);
+          return true;
+        },
+      },
+    );
+    assert.ok(outcome?.report);
+    assert.match(dryRun[0], new RegExp(`^${matched} records?`));
+    assert.equal(outcome.report.changed.length, outcome.plan.items.length);
+    assert.equal(outcome.report.failed.length, 0);
+    const check = await client.search.records({ expression: `${expression} AND FieldName('Photographer') = "${keyword}"`, pageSize: 1 });
+    assert.equal(check.totalCount, outcome.plan.items.length);
+  });
+});
