@@ -69,9 +69,10 @@ export function extensionBuildOptions(entry, outfile, forProduction = production
     // `./files.js` is the check file parser and rollup, loaded on the first publish or Check Results read.
     // `./inspector.js` is the Emulator Requests view, loaded when it first shows or an inspector command runs.
     // `./emulatorState.js` saves, restores and resets the emulator's state, loaded on the first of those commands.
+    // `./tenant.js` is tenant configuration pull and compare, loaded on the first of those commands.
     // `./records.js` is record editing (documents, tree edits, bulk updates), loaded on the first record command or document.
     // `zod` (about 440 KB minified) is bundled once, as `./zod.js`, which every module above that validates loads.
-    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js', './records.js', './zod.js'],
+    external: ['vscode', './session.js', './analytics.js', './query.js', './tasks.js', './files.js', './inspector.js', './emulatorState.js', './records.js', './tenant.js', './zod.js'],
     plugins: [zodApart],
     banner: { js: ACTIVATION_STAMP },
   };
@@ -98,6 +99,7 @@ const builds = [
   // zod for the extension's modules (see zodApart).
   { ...common, entryPoints: ['zod'], outfile: 'dist/zod.js', sourcemap: production ? false : 'linked', minify: production },
   { ...extensionBuildOptions('src/extension/records/module.ts', 'dist/records.js'), banner: {} },
+  { ...extensionBuildOptions('src/extension/tenant/module.ts', 'dist/tenant.js'), banner: {} },
   // `dam` without the emulator's server: `dam emulator` requires `./emulatorServer.js` (below) when it runs, so every
   // other command starts without compiling fastify, PGlite and the routes (most of a `dam` start was that).
   {

@@ -1,137 +1,32 @@
-// DAM: Pull Tenant Configuration… writes the connected tenant's configuration into a folder (as `dam tenant pull`);
-// DAM: Compare Tenant Configuration with a Folder… opens the folder beside the tenant as a diff, with the
-// differences in words in the DAM log. The folder's format and the comparison are src/core/tenant's.
+// DAM: Pull Tenant Configuration… and DAM: Compare Tenant Configuration with a Folder…: registered here, their work
+// (the tenant core, its schemas and the client's pull) in dist/tenant.js, loaded on first use so activation stays light.
 import * as vscode from 'vscode';
-import { diffConfigs, fromFiles, toFiles, type TenantConfig } from '../../core/tenant';
-import { pullTenant } from '../../api/tenant';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
-import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
-
-const SCHEME = 'dam-tenant';
-
-/** Both sides of a comparison as one text each (every file of the folder, by path), served read-only. */
-class ComparisonDocuments implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 0;
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
-  }
-  add(label: string, config: TenantConfig): vscode.Uri {
-    const files = [...toFiles(config)].filter(([path]) => !path.startsWith('.schema/')).sort(([a], [b]) => (a < b ? -1 : 1));
-    const text = files.map(([path, body]) => `// ${path}\n${body}`).join('\n');
-    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${label.replace(/[^\w.-]+/g, '-')}.json`, query: String(this.next++) });
-    this.texts.set(uri.toString(), text);
-    return uri;
-  }
-}
-
-async function readFolder(dir: vscode.Uri): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const walk = async (at: vscode.Uri, prefix: string) => {
-    for (const [name, type] of await vscode.workspace.fs.readDirectory(at)) {
-      const child = vscode.Uri.joinPath(at, name);
-      if (type === vscode.FileType.Directory) {
-        if (!name.startsWith('.')) await walk(child, `${prefix}${name}/`);
-      } else if (type === vscode.FileType.File) files.set(`${prefix}${name}`, new TextDecoder().decode(await vscode.workspace.fs.readFile(child)));
-    }
-  };
-  await walk(dir, '');
-  return files;
-}
+import { loadTenantModule } from './lazyTenant';
+import type { TenantModule } from './module.js';
 
 export class TenantCommands implements vscode.Disposable {
+  private module: TenantModule | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly documents = new ComparisonDocuments();
 
   constructor(
     private readonly connections: ConnectionManager,
     private readonly log: DamLog,
   ) {
-    const d = this.disposables;
-    d.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, this.documents));
-    registerCommand(d, log, Commands.tenantPull, (folder?: vscode.Uri) => this.pull(folder));
-    registerCommand(d, log, Commands.tenantCompare, (folder?: vscode.Uri) => this.compare(folder));
+    registerCommand(this.disposables, log, Commands.tenantPull, (folder?: vscode.Uri) => this.load().pull(folder));
+    registerCommand(this.disposables, log, Commands.tenantCompare, (folder?: vscode.Uri) => this.load().compare(folder));
   }
 
-  private session(): Session {
-    const session = this.connections.session;
-    if (!session) throw new Error('Not connected to a DAM tenant: start the local emulator or connect to a tenant first (DAM: Switch Connection).');
-    return session;
-  }
-
-  private async pickFolder(title: string, openLabel: string): Promise<vscode.Uri | undefined> {
-    const picked = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, canSelectMany: false, title, openLabel, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri });
-    return picked?.[0];
-  }
-
-  /** Reads the tenant with progress and cancel; undefined when cancelled. */
-  private async pullWithProgress(session: Session, title: string) {
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      const abort = new AbortController();
-      const stop = token.onCancellationRequested(() => abort.abort());
-      try {
-        return await pullTenant(session.client, { signal: abort.signal, onProgress: (message) => progress.report({ message }) });
-      } catch (err) {
-        if (token.isCancellationRequested) return undefined;
-        throw err;
-      } finally {
-        stop.dispose();
-      }
-    });
-  }
-
-  async pull(folder?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const session = this.session();
-    const dir = folder ?? (await this.pickFolder(`Pull the configuration of ${session.profile.name} into a folder`, 'Pull Here'));
-    if (!dir) return undefined;
-    const result = await this.pullWithProgress(session, `Pulling the configuration of ${session.profile.name}`);
-    if (!result) return undefined;
-    const files = toFiles(result.config);
-    for (const [path, text] of files) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, path), new TextEncoder().encode(text));
-    // A field the tenant no longer has loses its file, so the folder is exactly the tenant.
-    const fieldsDir = vscode.Uri.joinPath(dir, 'fields');
-    for (const [name] of await vscode.workspace.fs.readDirectory(fieldsDir).then(undefined, () => [] as [string, vscode.FileType][])) {
-      if (name.endsWith('.json') && !files.has(`fields/${name}`)) await vscode.workspace.fs.delete(vscode.Uri.joinPath(fieldsDir, name));
-    }
-    for (const note of result.notes) this.log.warn(`Pull: ${note}`);
-    const c = result.config;
-    const summary = `Pulled ${c.fields.length} fields, ${c.classifications.length} classifications, ${c.languages.length} languages and ${c.checks.length} checks of ${session.profile.name} into ${dir.fsPath}.`;
-    this.log.info(summary);
-    void vscode.window.showInformationMessage(summary, 'Open tenant.json').then((choice) => {
-      if (choice) void vscode.window.showTextDocument(vscode.Uri.joinPath(dir, 'tenant.json'));
-    });
-    return dir;
-  }
-
-  /** Opens the diff of a folder and the connected tenant; answers the differences in words (empty when none). */
-  async compare(folder?: vscode.Uri): Promise<string[] | undefined> {
-    const session = this.session();
-    const dir = folder ?? (await this.pickFolder(`Compare a tenant folder with ${session.profile.name}`, 'Compare'));
-    if (!dir) return undefined;
-    const { config: fromFolder, problems } = fromFiles(await readFolder(dir));
-    if (!fromFolder) {
-      const lines = problems.map((p) => `${p.file}: ${p.message}`);
-      for (const line of lines) this.log.warn(`Compare: ${line}`);
-      throw new Error(`${dir.fsPath} is not a tenant folder: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more in the DAM log)` : ''}`);
-    }
-    const result = await this.pullWithProgress(session, `Reading the configuration of ${session.profile.name}`);
-    if (!result) return undefined;
-    const words = diffConfigs(fromFolder, result.config).map((d) => d.words);
-    const left = this.documents.add('folder', fromFolder);
-    const right = this.documents.add(session.profile.name, result.config);
-    await vscode.commands.executeCommand('vscode.diff', left, right, `Tenant folder ↔ ${session.profile.name}`);
-    this.log.info(words.length ? `Compare ${dir.fsPath} with ${session.profile.name}:\n  ${words.join('\n  ')}` : `${dir.fsPath} and ${session.profile.name} hold the same configuration.`);
-    const message = words.length ? `${words.length} difference${words.length === 1 ? '' : 's'} between the folder and ${session.profile.name}: ${words.slice(0, 2).join('; ')}${words.length > 2 ? '; …' : ''}` : `The folder and ${session.profile.name} hold the same configuration.`;
-    void vscode.window.showInformationMessage(message, ...(words.length ? ['Show All'] : [])).then((choice) => {
-      if (choice) this.log.show();
-    });
-    return words;
+  private load(): TenantModule {
+    this.module ??= new (loadTenantModule().TenantModule)(this.connections, this.log);
+    return this.module;
   }
 
   dispose(): void {
+    this.module?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
 }
