@@ -68,3 +68,4 @@ export {
   type ResolvedSearchRequest,
   type SearchRequest,
 } from './request';
+export { quoteString } from './lexer';
