@@ -23,7 +23,7 @@ export interface Diagnostic {
   /** Offsets into the text that was checked (a whole `.dam-query` file for document-level checks). */
   range: Range;
   fixes?: QuickFix[];
-  source: 'dam-query' | 'dam-analytics';
+  source: 'dam-query' | 'dam-analytics' | 'dam-check';
 }
 
 /**

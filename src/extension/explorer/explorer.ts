@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { explorerNodeArg, explorerNodesArg, stringArg } from '../commandArgs';
 import { Commands, VIEW_EXPLORER } from '../commandIds';
-import type { ConnectionManager, ConnectionState } from '../connections/connectionManager';
+import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
 import { inWords } from '../errorWords';
 import { registerCommand } from '../registration';
@@ -11,7 +11,7 @@ import { CheckDecorations } from './decorations';
 import { ExplorerDragAndDrop } from './dragAndDrop';
 import { ExplorerProvider } from './explorerProvider';
 import { hrefOf } from './fileData';
-import { recordLabel, renditionFileName, sayWhere, webUiAddress, type ExplorerNode } from './nodes';
+import { connectionMessage, recordLabel, renditionFileName, sayWhere, webUiAddress, type ExplorerNode } from './nodes';
 
 const ID_KINDS: ReadonlySet<ExplorerNode['kind']> = new Set(['record', 'classification', 'file', 'version', 'rendition', 'checkResult']);
 
@@ -252,13 +252,6 @@ export class Explorer implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
-}
-
-/** Above the welcome view: which connection is signed out or failed (the welcome's buttons offer Sign In Again). */
-export function connectionMessage(state: ConnectionState): string | undefined {
-  if (state.kind !== 'error') return undefined;
-  const name = `“${state.profile.name}”`;
-  return state.message === 'signed out' ? `Signed out of ${name}.` : `Not signed in to ${name}: ${state.message}`;
 }
 
 /**

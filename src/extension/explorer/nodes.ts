@@ -1,6 +1,7 @@
 // The kinds of node in the DAM Explorer, as plain data; the provider turns them into tree items.
 import type { AdditionalFile, DamFile, FileVersion } from '../../api/files';
 import { diagnoseExpression, quoteString } from '../../core/search';
+import type { ConnectionState } from '../connections/connectionManager';
 import type { Classification, DamRecord } from '../../api/schemas';
 import type { RecordRow } from './recordPages';
 
@@ -143,6 +144,13 @@ export function webUiAddress(
   const base = profile.endpoints.base.replace(/\/+$/, '');
   const web = (profile.webUrl ?? (profile.kind === 'tenant' ? base : `${base}/web`))?.replace(/\/+$/, '');
   return web ? `${web}/${kind}/${encodeURIComponent(id)}` : undefined;
+}
+
+/** Above the welcome view: which connection is signed out or failed (the welcome's buttons offer Sign In Again). */
+export function connectionMessage(state: ConnectionState): string | undefined {
+  if (state.kind !== 'error') return undefined;
+  const name = `“${state.profile.name}”`;
+  return state.message === 'signed out' ? `Signed out of ${name}.` : `Not signed in to ${name}: ${state.message}`;
 }
 
 /** A rendition's file name: its name, with its format as the extension when the name has none (`thumbnail.png`). */
