@@ -98,6 +98,8 @@ export const DiagnosticCodes = {
   UnknownClassification: 'DQ3014',
   /** A wildcard in a value of a non-text property, where it is taken literally. */
   WildcardIgnored: 'DQ3015',
+  /** A content status other than Draft, Released and Archived: the search finds nothing. */
+  UnknownContentStatus: 'DQ3021',
 
   /** `# @key` with an unknown key. */
   UnknownDirective: 'DQ4001',

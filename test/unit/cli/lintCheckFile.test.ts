@@ -57,3 +57,17 @@ describe('dam lint on .dam-check.json', () => {
     assert.match(category.anyOf[0]!.errorMessage ?? '', /one of the four: Risk & Compliance/);
   });
 });
+
+describe('dam lint on a misspelt status (issue 27, item 8)', () => {
+  it('warns with the closest status', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dam-lint-status-'));
+    try {
+      const path = join(dir, 'status.dam-query');
+      writeFileSync(path, 'Status = Relesed\n');
+      const run = await dam('lint', path);
+      assert.equal(run.stdout.trim(), `${path}:1:10: warning DQ3021 'Relesed' is not a content status, so no record matches. Did you mean 'Released'? Statuses: Draft, Released, Archived.`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
