@@ -213,7 +213,7 @@ export const FORM_LIMITS = { days: 9999, hours: 99_999, minutes: 999_999 } as co
 export function numberProblem(text: string, noun: string, max: number): string | undefined {
   const t = text.trim();
   if (t === '') return undefined;
-  if (!/^[-+]?\d+$/.test(t)) return `${noun} must be a whole number`;
+  if (!/^-?\d+$/.test(t)) return `${noun} must be a whole number`;
   const n = Number(t);
   if (n < 0) return `${noun} must be 0 or more`;
   if (n > max) return `${noun} must be at most ${max}`;
