@@ -28,7 +28,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     tag,
     policy: 'docs',
     params: IdParams,
-    responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'No such record (the error object, as every 4xx)' } },
+    responses: { 200: { description: 'The page', contentType: 'text/html' } },
     handler: async ({ params, reply }) => {
       const id = normaliseGuid(params.id);
       const row = id ? (await load.records(ctx.store, [id]))[0] : undefined;
@@ -51,7 +51,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     tag,
     policy: 'docs',
     params: IdParams,
-    responses: { 200: { description: 'The page', contentType: 'text/html' }, 404: { description: 'No such classification (the error object, as every 4xx)' } },
+    responses: { 200: { description: 'The page', contentType: 'text/html' } },
     handler: async ({ params, reply }) => {
       const id = normaliseGuid(params.id);
       const row = id ? (await load.classifications(ctx.store, [id]))[0] : undefined;
