@@ -43,8 +43,9 @@ export class Explorer implements vscode.Disposable {
     });
     d.push(this.view);
     d.push(log.onDidRequest((e) => this.onRequest(e.status)));
-    // The welcome text cannot hold a name: the message above it says which connection is signed out or failed.
-    d.push(connections.onDidChange((state) => (this.view.message = connectionMessage(state))));
+    // The welcome text cannot hold a name: the view's header says which connection is signed out or failed (a
+    // view message would hide the welcome and its Sign In Again).
+    d.push(connections.onDidChange((state) => (this.view.description = connectionMessage(state))));
 
     // Run from the view's title bar these receive the selected node; only what each expects is passed on.
     registerCommand(d, log, Commands.explorerRefresh, () => this.provider.refresh());

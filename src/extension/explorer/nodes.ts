@@ -146,7 +146,7 @@ export function webUiAddress(
   return web ? `${web}/${kind}/${encodeURIComponent(id)}` : undefined;
 }
 
-/** Above the welcome view: which connection is signed out or failed (the welcome's buttons offer Sign In Again). */
+/** In the explorer's header: which connection is signed out or failed (the welcome's buttons offer Sign In Again). */
 export function connectionMessage(state: ConnectionState): string | undefined {
   if (state.kind !== 'error') return undefined;
   const name = `“${state.profile.name}”`;

@@ -10,7 +10,7 @@ export default async function run({ page, screenshot }) {
   await openViewContainer(page, 'DAM');
   await runCommand(page, 'DAM: Sign Out');
   const sidebar = page.locator('.part.sidebar');
-  await sidebar.getByText('Signed out of “Local emulator”').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await sidebar.locator('.pane-header', { hasText: 'Signed out of “Local emulator”' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   const again = sidebar.getByRole('button', { name: 'Sign In Again' });
   await again.waitFor({ state: 'visible', timeout: 15_000 });
   if (await sidebar.getByText('The local emulator is running, but you are not signed in to it').isVisible().catch(() => false)) {
@@ -19,5 +19,5 @@ export default async function run({ page, screenshot }) {
   await screenshot('signed-out-welcome');
   await again.click();
   await viewRows(page).first().waitFor({ state: 'visible', timeout: 60_000 });
-  if (await sidebar.getByText('Signed out of').isVisible().catch(() => false)) throw new Error('the signed-out message stays after signing in');
+  if (await sidebar.locator('.pane-header', { hasText: 'Signed out of' }).isVisible().catch(() => false)) throw new Error('the signed-out note stays after signing in');
 }
