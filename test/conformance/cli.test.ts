@@ -25,6 +25,14 @@ describeEachBackend('dam search / dam get', { seed: 'demo' }, (env) => {
     assert.match(run.stderr, /^5 of \d+ hits shown; --all prints every page/);
   });
 
+  it('search says when a status is none of the three, instead of quietly finding nothing (issue 27)', async () => {
+    const run = await dam(['search', 'Status = Relesed'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /warning: 'Relesed' is not a content status, so no record matches\. Did you mean 'Released'\? .*\(DQ3021\)/);
+    const good = await dam(['search', 'Status = Released', '--page-size', '1'], vars());
+    assert.doesNotMatch(good.stderr, /warning/);
+  });
+
   it('search --classifications prints id and namePath', async () => {
     const run = await dam(['search', '*', '--classifications', '--all'], vars());
     assert.equal(run.code, 0, run.stderr);

@@ -53,6 +53,10 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
       ['date with a zone', { ProjectId: 101, ...me, endDate: '2026-03-05T09:00:00Z' }, 'Please check the data sent'],
       ['impossible date', { ProjectId: 101, ...me, beginDate: '2026-02-30T09:00:00' }, 'Please check the data sent'],
       ['negative entered minutes', { ProjectId: 101, ...me, enteredEstimatedDurationMinute: -30 }, 'EnteredEstimatedDurationMinute contains an invalid value; only positive numbers allowed'],
+      // Issue 27: 99,999,999 days hung the working-time walk; numbers past the service's 32-bit integers and dates
+      // past 9999 are refused, and the answer comes at once.
+      ['99,999,999 entered days', { ProjectId: 101, ...me, enteredEstimatedDurationDay: 99_999_999 }, TaskMessages.tooLarge('EstimatedDuration')],
+      ['4,000,000 days (past 9999-12-31)', { ProjectId: 101, ...me, enteredEstimatedDurationDay: 4_000_000 }, TaskMessages.outOfRange],
       ['calendar 2 is not project 102\'s', { ProjectId: 102, ...me, workFlowTaskStatus: 1, workScheduleId: 2 }, 'The WorkScheduleID specified does not exist'],
       ['unknown calendar', { ProjectId: 101, ...me, workScheduleId: 77 }, 'The WorkScheduleID specified does not exist'],
       ['autoClose 2 (Milestone, unused)', { ProjectId: 101, ...me, autoClose: 2 }, 'AutoClose contains an invalid value (allowed No 0, Yes 1, Milestone 2)'],
@@ -472,6 +476,18 @@ describeEachBackend('work management: tasks', { seed: 'empty' }, (env) => {
       const res = await run('tasks', 'create', '--url', env().url, '--project', '101', '--assignee', '2', '--start-type', 'StartNoEarlierThan', '--begin', '2026-03-05T09:00:00', '--duration', '1d2h', '--json');
       assert.equal(res.code, 0, res.stderr);
       assert.deepEqual(((t: Task) => [t.estimatedDuration, t.endDate])(JSON.parse(res.stdout) as Task), [600, '2026-03-06T11:00:00']);
+    });
+
+    it('bounds every number it is given (issue 27): too long a duration or too big an id is a usage error, a date past 9999 the service\'s 400', async () => {
+      const long = await run('tasks', 'create', '--url', env().url, '--project', '101', '--assignee', '1', '--duration', '99999999d');
+      assert.equal(long.code, 2);
+      assert.match(long.stderr, /--duration '99999999d' is too long: at most 2147483647 minutes/);
+      const big = await run('tasks', 'create', '--url', env().url, '--project', '99999999999999999999', '--assignee', '1');
+      assert.equal(big.code, 2);
+      assert.match(big.stderr, /--project '99999999999999999999' is not a whole number from 1 to 2147483647/);
+      const far = await run('tasks', 'create', '--url', env().url, '--project', '101', '--assignee', '1', '--duration', '4000000d');
+      assert.notEqual(far.code, 0);
+      assert.match(far.stderr, /9999-12-31/);
     });
 
     it('attach refuses a task without an open slot, and a --file-id that is not a GUID', async () => {

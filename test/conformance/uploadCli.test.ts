@@ -3,7 +3,7 @@
 // its retries, and Ctrl+C while a segmented file is on its way creates no record.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -54,6 +54,42 @@ describeEachBackend('dam upload (the shared upload queue)', {}, (env) => {
     assert.ok(rows.every((r) => r.error && r.error.length > 0), run.stdout);
     assert.match(run.stderr, /sending 3 failed file\(s\) again \(1 of 1\)/);
     for (const path of paths) assert.ok(run.stderr.includes(`dam: ${path}: `), `${path} is not named among the failures`);
+  });
+
+  // Issue 27, item 9.
+  it('sends the rest of a batch past a name the service refuses, stores Markdown as text/markdown, and says so (exit 1)', async () => {
+    const client = env().client();
+    const cls = (await client.classifications.create({ name: `cli-names-${Date.now()}` })).id;
+    const good = join(dir, 'notes.md');
+    writeFileSync(good, '# Notes\n\nHarbour copy.\n');
+    const bad = join(dir, 'bad:name.png');
+    writeFileSync(bad, randomBytes(100));
+    const run = await runDam(['upload', bad, good, '--classification', cls, '--url', env().url]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /bad:name\.png: not sent: the file name 'bad:name\.png' contains :/);
+    const [record] = await recordsIn(cls);
+    assert.equal(record?.title, 'notes.md');
+    const version = await client.files.latestVersion(record!.id);
+    assert.equal((version as { mimeType?: string } | undefined)?.mimeType, 'text/markdown');
+  });
+
+  it('takes a folder (every file below it) and --classification as a name path, resolved before anything is sent', async () => {
+    const client = env().client();
+    const name = `cli-folder-${Date.now()}`;
+    const cls = (await client.classifications.create({ name })).id;
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'inner'), { recursive: true });
+    writeFileSync(join(folder, 'a.txt'), 'a');
+    writeFileSync(join(folder, 'inner', 'b.txt'), 'b');
+    const run = await runDam(['upload', folder, '--classification', `/${name}`, '--url', env().url]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /is a folder: uploading the 2 file\(s\) below it \(recursively\)/);
+    assert.deepEqual((await recordsIn(cls)).map((r) => r.title).sort(), ['a.txt', 'b.txt']);
+
+    const unknown = await runDam(['upload', folder, '--classification', '/No/Such/Path', '--url', env().url]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /--classification '\/No\/Such\/Path': no classification has the id or name path \/No\/Such\/Path; nothing was sent/);
+    assert.doesNotMatch(unknown.stderr, /%/, 'no progress: nothing was sent');
   });
 
   it('Ctrl+C while a segmented file is on its way creates no record and exits 130', async () => {

@@ -1,10 +1,11 @@
-// `dam lint FILE…`: checks `.dam-query` and `.dam-analytics.json` files and prints one line per diagnostic.
+// `dam lint FILE…`: checks `.dam-query`, `.dam-analytics.json` and `.dam-check.json` files and prints one line per diagnostic.
 import { readFile } from 'node:fs/promises';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { writeLine } from '../output';
 import { LineIndex, QuerySchemaSchema, lintDocument, type Diagnostic, type QuerySchema } from '../../core/search';
 import { lintAnalyticsText } from '../../core/analytics';
+import { lintCheckText } from '../../api/checkFile';
 
 /** One diagnostic as `--format json` prints it: 1-based lines and columns, like the text form. */
 export interface LintRecord {
@@ -20,9 +21,16 @@ export interface LintRecord {
   message: string;
 }
 
-/** Lints one file's text by its name: analytics JSON for `.dam-analytics.json`, search expressions otherwise. */
+/**
+ * Lints one file's text by its name: analytics JSON for `.dam-analytics.json`, a check result for
+ * `.dam-check.json`, search expressions otherwise.
+ */
 export function lintText(file: string, text: string, schema?: QuerySchema): LintRecord[] {
-  const diagnostics = file.endsWith('.dam-analytics.json') ? lintAnalyticsText(text) : lintDocument(text, { schema });
+  const diagnostics = file.endsWith('.dam-analytics.json')
+    ? lintAnalyticsText(text)
+    : file.endsWith('.dam-check.json')
+      ? lintCheckText(text)
+      : lintDocument(text, { schema });
   const lines = new LineIndex(text);
   return diagnostics.map((d) => {
     const s = lines.positionAt(d.range.start);
@@ -56,7 +64,7 @@ async function loadSchema(path: string): Promise<QuerySchema> {
 
 export const lintCommand: Command = {
   name: ['lint'],
-  summary: 'check .dam-query and .dam-analytics.json files; one line per problem, exit 1 on any error',
+  summary: 'check .dam-query, .dam-analytics.json and .dam-check.json files; one line per problem, exit 1 on any error',
   usage: 'dam lint FILE… [--format text|json] [--schema SCHEMA.json]',
   options: {
     format: { type: 'string', default: 'text' },

@@ -5,6 +5,7 @@ import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import type { SearchQuery } from '../../api/search';
 import type { Paged } from '../../api/schemas';
 import { writeLine } from '../output';
+import { diagnoseExpression } from '../../core/search';
 
 function parseParams(values: unknown): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -75,6 +76,9 @@ export const searchCommand: Command = {
     if (values.all !== true && typeof total === 'number' && total > shown) {
       io.stderr.write(`${shown} of ${total} hits shown; --all prints every page\n`);
     }
+    // What the service takes without a word but cannot match (`Status = Relesed` finds nothing): said after the hits.
+    const { diagnostics } = diagnoseExpression(query.expression ?? '', { target: classifications ? 'classifications' : 'records' });
+    for (const d of diagnostics) if (d.severity === 'warning' && d.phase === 'semantic') io.stderr.write(`dam: warning: ${d.message} (${d.code})\n`);
     return 0;
   },
 };

@@ -6,19 +6,19 @@ import type { Command } from '../command';
 import { UsageError } from '../command';
 import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import { writeLine } from '../output';
-import { StartType, TaskStatus, WorkGroupAction, taskStatusName, startTypeName } from '../../core/tasks';
+import { MAX_INTEGER, MINUTES_PER_WORKDAY, StartType, TaskStatus, WorkGroupAction, taskStatusName, startTypeName } from '../../core/tasks';
 import { TasksApi, TaskValidationError, type SimpleTaskBody, type Task } from '../../api/tasks';
 
 function positiveInt(flag: string, value: unknown): number {
   const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} '${text}' is not a positive integer`);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_INTEGER) throw new UsageError(`${flag} '${text}' is not a whole number from 1 to ${MAX_INTEGER}`);
   return Number(text);
 }
 
 /** A value of one of the spec's enumerations, by name (any case) or by number. */
 function enumValue(flag: string, value: unknown, table: Record<string, number>): number {
   const text = String(value);
-  if (/^\d+$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text)) return positiveInt(flag, text);
   const hit = Object.entries(table).find(([name]) => name.toLowerCase() === text.toLowerCase());
   if (!hit) throw new UsageError(`${flag} '${text}' is not one of ${Object.entries(table).map(([n, v]) => `${n} (${v})`).join(', ')}`);
   return hit[1];
@@ -26,9 +26,15 @@ function enumValue(flag: string, value: unknown, table: Record<string, number>):
 
 /** `480`, `1d`, `2h30m`, `1d4h`: minutes, where a day counts as 8 hours (left to the server as the entered triple). */
 export function parseDuration(text: string): Pick<SimpleTaskBody, 'EstimatedDuration' | 'enteredEstimatedDurationDay' | 'enteredEstimatedDurationHour' | 'enteredEstimatedDurationMinute'> {
-  if (/^\d+$/.test(text)) return { EstimatedDuration: Number(text) };
+  const tooLong = () => new UsageError(`--duration '${text}' is too long: at most ${MAX_INTEGER} minutes (a day is 8 hours)`);
+  if (/^\d+$/.test(text)) {
+    if (Number(text) > MAX_INTEGER) throw tooLong();
+    return { EstimatedDuration: Number(text) };
+  }
   const m = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/i.exec(text.trim());
   if (!m || text.trim() === '') throw new UsageError(`--duration '${text}' is not minutes or a form like 1d4h30m (a day is 8 hours)`);
+  // The service takes the total in a 32-bit integer; a bigger one would only come back as a 400.
+  if (Number(m[1] ?? 0) * MINUTES_PER_WORKDAY + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) > MAX_INTEGER) throw tooLong();
   return {
     enteredEstimatedDurationDay: Number(m[1] ?? 0),
     enteredEstimatedDurationHour: Number(m[2] ?? 0),

@@ -3,8 +3,10 @@
 // version of --record's master file. One progress line on a terminal, a line per quarter otherwise; failed
 // files are sent again (only those) up to --retries times; Ctrl+C deletes open upload sessions and creates
 // no record for a file not yet taken.
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { DamClient } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import type { Command } from '../command';
 import { UsageError } from '../command';
 import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
@@ -57,6 +59,33 @@ function progressReporter(stderr: NodeJS.WritableStream): { update(s: BatchSnaps
   };
 }
 
+const GUID = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * A --classification value as an id: an id as given, a name path (`/Brand/Logos`) looked up, before any file is
+ * sent (a path sent as an id was a 404 after the bytes had gone out three times). An unknown path is a usage error.
+ */
+async function classificationId(client: DamClient, value: string, signal: AbortSignal): Promise<string> {
+  if (GUID.test(value)) return value;
+  const path = value.startsWith('/') ? value : `/${value}`;
+  try {
+    const found = (await client.get(`/classification?namePath=${encodeURIComponent(path)}`, { signal })) as { id?: unknown };
+    if (typeof found.id === 'string') return found.id;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+  throw new UsageError(`--classification '${value}': no classification has the id or name path ${path}; nothing was sent`);
+}
+
+/** The files a path stands for: the file itself, or every file below a folder (recursively), in name order. */
+async function filesUnder(path: string): Promise<string[] | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isFile()) return [path];
+  if (!info?.isDirectory()) return undefined;
+  const entries = (await readdir(path, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  return entries.map((e) => join(e.parentPath, e.name)).sort();
+}
+
 function line(s: ItemStatus): string {
   return `${s.item.path}\trecord ${s.recordId}\tversion ${s.versionId ?? '?'}\t${fmt(s.sent)}${s.segmented ? ` in ${s.segments} segments` : ''}`;
 }
@@ -64,7 +93,9 @@ function line(s: ItemStatus): string {
 export const uploadCommand: Command = {
   name: ['upload'],
   summary: 'Upload files (a few at once, segmented above 20 MB) and create a record for each, or add each as a new version of --record',
-  usage: `dam upload FILE… [--record ID] [--classification ID]… [--concurrency N] [--retries N] [--json] ${CONNECTION_USAGE}`,
+  usage:
+    `dam upload FILE|FOLDER… [--record ID] [--classification ID|/NAME/PATH]… [--concurrency N] [--retries N] [--json] ${CONNECTION_USAGE}\n` +
+    '  a FOLDER uploads every file below it (recursively); a file whose name the service refuses is reported and the rest are sent',
   options: {
     ...connectionOptions,
     record: { type: 'string' },
@@ -76,8 +107,8 @@ export const uploadCommand: Command = {
   async run({ values, positionals }, io) {
     if (positionals.length === 0) throw new UsageError(`give at least one file\nusage: ${this.usage}`);
     const recordId = typeof values.record === 'string' ? values.record : undefined;
-    const classificationIds = ((values.classification as string[] | undefined) ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()).filter(Boolean);
-    if (recordId && classificationIds.length) throw new UsageError('--classification applies to new records; it cannot be combined with --record');
+    const classificationValues = ((values.classification as string[] | undefined) ?? []).flatMap((c) => c.split(',')).map((c) => c.trim()).filter(Boolean);
+    if (recordId && classificationValues.length) throw new UsageError('--classification applies to new records; it cannot be combined with --record');
     const count = (name: string, fallback: number, min: number) => {
       const text = values[name];
       if (typeof text !== 'string') return fallback;
@@ -88,17 +119,26 @@ export const uploadCommand: Command = {
     const retries = count('retries', 2, 0);
     // Everything that can be checked locally is checked before the first byte goes out.
     const items: UploadItem[] = [];
-    for (const file of positionals) {
-      const info = await stat(file).catch(() => undefined);
-      if (!info?.isFile()) throw new UsageError(`${file} is not a readable file`);
-      try {
-        checkUploadFilename(basename(file));
-      } catch (err) {
-        throw new UsageError((err as Error).message);
+    const refused: { path: string; reason: string }[] = [];
+    for (const given of positionals) {
+      const files = await filesUnder(given);
+      if (!files) throw new UsageError(`${given} is not a readable file or folder`);
+      if (files.length !== 1 || files[0] !== given) io.stderr.write(`dam: ${given} is a folder: uploading the ${files.length} file(s) below it (recursively)\n`);
+      for (const file of files) {
+        try {
+          checkUploadFilename(basename(file));
+        } catch (err) {
+          // The name can never succeed: said, and the rest of the batch still goes.
+          refused.push({ path: file, reason: (err as Error).message });
+          continue;
+        }
+        items.push({ path: file, name: basename(file), size: (await stat(file)).size, title: basename(file) });
       }
-      items.push({ path: file, name: basename(file), size: info.size, title: basename(file) });
     }
+    for (const r of refused) io.stderr.write(`dam: ${r.path}: not sent: ${r.reason}\n`);
     const client = connect(values, io);
+    const classificationIds: string[] = [];
+    for (const c of classificationValues) classificationIds.push(await classificationId(client, c, io.signal));
     const target: UploadTarget = recordId ? { kind: 'record', recordId } : { kind: 'records', classificationIds };
     const queue = new UploadQueue(client, target, items, { concurrency, withVersions: true });
     const progress = progressReporter(io.stderr);
@@ -129,15 +169,16 @@ export const uploadCommand: Command = {
           ? { file: s.item.path, recordId: s.recordId!, versionId: s.versionId ?? null, size: s.item.size, segmented: Boolean(s.segmented) }
           : { file: s.item.path, error: s.reason ?? s.state },
       );
-      await writeLine(io.stdout, JSON.stringify(rows, null, 2));
+      await writeLine(io.stdout, JSON.stringify([...rows, ...refused.map((r) => ({ file: r.path, error: r.reason }))], null, 2));
     } else {
       for (const s of done) if (!printed.has(s)) await writeLine(io.stdout, line(s));
     }
     if (result.cancelled) {
-      io.stderr.write(`dam: cancelled; ${done.length} of ${items.length} file(s) arrived as ${recordId ? 'versions' : 'records'}, no record was created for the others\n`);
+      io.stderr.write(`dam: cancelled; ${done.length} of ${items.length + refused.length} file(s) arrived as ${recordId ? 'versions' : 'records'}, no record was created for the others\n`);
       return 130;
     }
     for (const s of queue.statuses) if (s.state === 'failed') io.stderr.write(`dam: ${s.item.path}: ${s.reason ?? 'failed'}\n`);
-    return queue.statuses.some((s) => s.state !== 'done') ? 1 : 0;
+    for (const r of refused) io.stderr.write(`dam: ${r.path}: not sent: ${r.reason}\n`);
+    return refused.length || queue.statuses.some((s) => s.state !== 'done') ? 1 : 0;
   },
 };

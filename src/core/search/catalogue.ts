@@ -88,6 +88,11 @@ const FILE_PROPERTIES: PropertyInfo[] = [
   p('Name', 'String', 'file type', 'Name of the file type.'),
 ];
 
+/** A record's content statuses (real-service-notes): the whole set, so another value finds nothing. */
+export const CONTENT_STATUSES: readonly string[] = ['Draft', 'Released', 'Archived'];
+/** The content types every tenant has (the emulator's contract); a tenant may have more (QuerySchema.contentTypes). */
+export const BASE_CONTENT_TYPES: readonly string[] = ['Image', 'Video', 'Document'];
+
 /** Per search target, every property it understands, in the order completion offers them. */
 export const SEARCH_PROPERTIES: Readonly<Record<QueryTarget, readonly PropertyInfo[]>> = {
   records: [

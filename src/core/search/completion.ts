@@ -3,6 +3,8 @@ import { walkExpr, type ComparisonOperator, type Expr, type FieldRef, type Logic
 import {
   ACCESSORS_BY_DATA_TYPE,
   ALL_ACCESSORS,
+  BASE_CONTENT_TYPES,
+  CONTENT_STATUSES,
   OPERATORS_BY_TYPE,
   RANK_PROPERTY,
   propertiesFor,
@@ -33,6 +35,11 @@ export interface CompletionItem {
   range: Range;
   /** Orders groups: properties before functions before keywords. */
   sortText: string;
+  /**
+   * Accepting it ends with the space before what comes next (`Title `, `= `): the editor opens suggestions again,
+   * so the next part is offered and the person does not type a second space.
+   */
+  retrigger?: boolean;
 }
 
 export interface CompletionOptions {
@@ -117,8 +124,6 @@ const OPERATOR_DOCS: Record<ComparisonOperator, string> = {
   contains: 'full-text match',
 };
 
-/** Content statuses of records (real-service-notes), offered as values of `ContentStatus`. */
-const CONTENT_STATUSES = ['Draft', 'Released', 'Archived'];
 
 /** Completions at `offset` in a single expression (or sort expression with `mode: 'sort'`). */
 export function complete(text: string, offset: number, options: CompletionOptions = {}): CompletionItem[] {
@@ -140,6 +145,7 @@ export function complete(text: string, offset: number, options: CompletionOption
     const key = i.kind + '\u0000' + i.label;
     if (seen.has(key)) return false;
     seen.add(key);
+    if (!i.snippet && i.insertText.endsWith(' ')) i.retrigger = true;
     return true;
   });
 }
@@ -306,8 +312,12 @@ function addValues(path: PropertyPath, op: ComparisonOperator, ctx: Ctx): void {
   } else if (resolved.type === 'Boolean') {
     value('true', 'boolean');
     value('false', 'boolean');
-  } else if (path.kind === 'property' && path.name.toLowerCase() === 'contentstatus') {
-    for (const s of CONTENT_STATUSES) value(s, 'content status');
+  } else if (resolved.property?.name === 'ContentStatus') {
+    // By the property, not the name written: `Status` is its alias.
+    for (const s of CONTENT_STATUSES) value(s, 'content status', ctx.inString ? quote(s) : s);
+  } else if (resolved.property?.name === 'ContentType' || resolved.property?.name === 'DirectContentType') {
+    const types = [...new Set([...BASE_CONTENT_TYPES, ...(ctx.options.schema?.contentTypes ?? [])])];
+    for (const t of types) value(t, 'content type', ctx.inString ? quote(t) : quoteIfNeeded(t));
   } else if (resolved.type === 'Classification') {
     for (const c of ctx.options.schema?.classifications ?? []) value(c, 'classification', quoteIfNeeded(c));
   }

@@ -23,7 +23,7 @@ export interface Diagnostic {
   /** Offsets into the text that was checked (a whole `.dam-query` file for document-level checks). */
   range: Range;
   fixes?: QuickFix[];
-  source: 'dam-query' | 'dam-analytics';
+  source: 'dam-query' | 'dam-analytics' | 'dam-check';
 }
 
 /**
@@ -98,6 +98,8 @@ export const DiagnosticCodes = {
   UnknownClassification: 'DQ3014',
   /** A wildcard in a value of a non-text property, where it is taken literally. */
   WildcardIgnored: 'DQ3015',
+  /** A content status other than Draft, Released and Archived: the search finds nothing. */
+  UnknownContentStatus: 'DQ3021',
 
   /** `# @key` with an unknown key. */
   UnknownDirective: 'DQ4001',

@@ -70,3 +70,4 @@ export {
   type SearchRequest,
   type SubExpression,
 } from './request';
+export { quoteString } from './lexer';

@@ -22,6 +22,8 @@ export const FieldSchemaSchema = z.object({
 export const QuerySchemaSchema = z.object({
   fields: z.array(FieldSchemaSchema).default([]),
   /** Classification names (or name paths) known to the tenant. */
+  /** The tenant's content types, where known (completion offers them beside Image, Video and Document). */
+  contentTypes: z.array(z.string()).optional(),
   classifications: z.array(z.string()).optional(),
   /** The tenant's languages: completion offers their ids after a LanguageList field's `Language.Id`. */
   languages: z.array(z.object({ id: z.string(), name: z.string(), culture: z.string().optional() })).optional(),

@@ -1,11 +1,12 @@
 // Semantic checks of parsed expressions: properties, operators per type, values, fields and options.
 // Without a schema only what the spec fixes is checked; with one, fields and options too.
-import type { ComparisonOperator, Criterion, Expr, FieldRef, PropertyPath, ScalarValue, SearchExpression, SortExpression, Value } from './ast';
+import type { ComparisonOperator, Criterion, Expr, FieldRef, LiteralValue, PropertyPath, ScalarValue, SearchExpression, SortExpression, Value } from './ast';
 import {
   ACCESSORS_BY_DATA_TYPE,
   ACCESSOR_INDEX as ACCESSOR_INDEX_,
   ALL_ACCESSORS as ALL_ACCESSORS_,
   OPERATORS_BY_TYPE as OPERATORS_BY_TYPE_,
+  CONTENT_STATUSES,
   RANK_PROPERTY,
   lookupProperty as lookupProperty_,
   propertiesFor,
@@ -353,6 +354,10 @@ function checkValue(v: Value, op: ComparisonOperator, type: PropertyType | null,
     default:
       break;
   }
+  if (v.kind === 'literal' && path.kind === 'property' && lookupProperty_(ctx.target, path.name)?.name === 'ContentStatus') {
+    checkContentStatus(text, v, ctx);
+    return;
+  }
   if (field?.options && field.options.length > 0 && v.kind === 'literal' && path.kind === 'field') {
     const acc = path.accessor.join('.').toLowerCase();
     if (acc === 'value' || acc === 'option.name' || acc === 'option.label') {
@@ -427,6 +432,21 @@ function checkDate(text: string, v: ScalarValue, ctx: Ctx): void {
 
 /** Any instant: only `today` depends on the clock, and checks accept it before asking. */
 const EPOCH = new Date(0);
+
+/** A record has one of three statuses: any other value quietly finds no record, so it is said, with the closest one. */
+function checkContentStatus(text: string, v: LiteralValue, ctx: Ctx): void {
+  if (CONTENT_STATUSES.some((s) => s.toLowerCase() === text.toLowerCase())) return;
+  const close = closest(text, CONTENT_STATUSES);
+  ctx.out.push(
+    diagnostic(
+      DiagnosticCodes.UnknownContentStatus,
+      'warning',
+      `'${text}' is not a content status, so no record matches.${close ? ` Did you mean '${close}'?` : ''} Statuses: ${CONTENT_STATUSES.join(', ')}.`,
+      v.range,
+      close ? [{ title: `Change to '${close}'`, edits: [{ range: v.range, newText: quoteLike(close, v.quote) }] }] : undefined,
+    ),
+  );
+}
 
 function checkClassification(text: string, v: ScalarValue, ctx: Ctx): void {
   const known = ctx.schema?.classifications;

@@ -11,6 +11,12 @@ import {
   type WorkCalendar,
 } from './workTime';
 
+/** The largest integer the service takes (a 32-bit int): minutes, days, ids. */
+export const MAX_INTEGER = 2_147_483_647;
+/** The span of dates the service stores, and that `YYYY-MM-DDThh:mm:ss` can write. */
+export const EARLIEST = parseNaive('0100-01-01T00:00:00')!;
+export const LATEST = parseNaive('9999-12-31T23:59:59')!;
+
 /** Task statuses, numbers and names exactly as the spec's table. */
 export const TaskStatus = {
   Draft: 1,
@@ -92,6 +98,9 @@ export const TaskMessages = {
   beginAfterEnd: 'BeginDate should not be greater than EndDate',
   badData: 'Please check the data sent',
   negative: (field: string) => `${field} contains an invalid value; only positive numbers allowed`,
+  // Not in the spec's table: the service's integers are 32-bit, and its dates end with the year 9999.
+  tooLarge: (field: string) => `${field} contains an invalid value; the largest allowed is ${MAX_INTEGER}`,
+  outOfRange: `BeginDate and EndDate must fall between ${formatNaive(EARLIEST)} and ${formatNaive(LATEST)}`,
   unknownCalendar: 'The WorkScheduleID specified does not exist',
   badAutoClose: 'AutoClose contains an invalid value (allowed No 0, Yes 1, Milestone 2)',
   badAutoAccept: 'AutoAccept contains an invalid value',
@@ -115,6 +124,8 @@ export type TaskViolationCode =
   | 'beginAfterEnd'
   | 'badData'
   | 'negative'
+  | 'tooLarge'
+  | 'outOfRange'
   | 'unknownCalendar'
   | 'badAutoClose'
   | 'badAutoAccept'
@@ -202,6 +213,7 @@ function readMinutes(
   if (t !== undefined) {
     if (Number.isNaN(t)) violations.push(bad(total));
     else if (t < 0) violations.push({ code: 'negative', field: total, message: TaskMessages.negative(total), status: 400 });
+    else if (t > MAX_INTEGER) violations.push({ code: 'tooLarge', field: total, message: TaskMessages.tooLarge(total), status: 400 });
     else return t;
     return undefined;
   }
@@ -218,8 +230,15 @@ function readMinutes(
     } else if (v < 0) {
       violations.push({ code: 'negative', field: spelled, message: TaskMessages.negative(spelled), status: 400 });
       ok = false;
+    } else if (v > MAX_INTEGER) {
+      violations.push({ code: 'tooLarge', field: spelled, message: TaskMessages.tooLarge(spelled), status: 400 });
+      ok = false;
     } else sum += v * factors[i]!;
   });
+  if (ok && sum > MAX_INTEGER) {
+    violations.push({ code: 'tooLarge', field: total, message: TaskMessages.tooLarge(total), status: 400 });
+    return undefined;
+  }
   return ok ? sum : undefined;
 }
 
@@ -494,6 +513,10 @@ export function settleSimpleTask(request: SimpleTaskRequest, ctx: TaskRuleContex
         begin = projectStart;
         end = addWorkingMinutes(begin, duration, calendar);
       }
+  }
+  // A duration that carries a date past the year 9999 (or before 100) cannot be stored or written.
+  if (![begin, end].every((t) => t >= EARLIEST && t <= LATEST)) {
+    return { violations: [{ code: 'outOfRange', field: 'EstimatedDuration', message: TaskMessages.outOfRange, status: 400 }] };
   }
 
   // canDelegate is echoed true only for the caller's own task while it can still be worked on.

@@ -46,8 +46,26 @@ function floorDay(ms: number): number {
   return Math.floor(ms / DAY) * DAY;
 }
 
+/**
+ * The weekday by arithmetic (1970-01-01 was a Thursday), not by `Date`: past `Date`'s range (±8.64e15 ms)
+ * `getUTCDay()` is NaN, no day is a working day, and the walks below would never end (issue 27: a
+ * 99,999,999-day duration hung the extension host).
+ */
 function isWorkDay(cal: WorkCalendar, day: number): boolean {
-  return cal.workDays.includes(new Date(day).getUTCDay());
+  const weekday = (((Math.floor(day / DAY) + 4) % 7) + 7) % 7;
+  return cal.workDays.includes(weekday);
+}
+
+/**
+ * Instants this arithmetic accepts: `Date`'s own range. Within it every step of a day is exact, so each walk
+ * below ends after a whole-week jump and at most two weeks of days; outside it (or for a NaN) the answer is NaN.
+ */
+const LIMIT = 8.64e15;
+function inRange(...values: number[]): boolean {
+  return values.every((v) => Number.isFinite(v) && Math.abs(v) <= LIMIT);
+}
+function within(ms: number): number {
+  return inRange(ms) ? ms : Number.NaN;
 }
 
 function weekCapacity(cal: WorkCalendar): number {
@@ -56,6 +74,7 @@ function weekCapacity(cal: WorkCalendar): number {
 
 /** Working minutes between two instants (0 when `to` is not after `from`). */
 export function workingMinutesBetween(from: number, to: number, cal: WorkCalendar): number {
+  if (!inRange(from, to)) return Number.NaN;
   let total = 0;
   let day = floorDay(from);
   while (day < to) {
@@ -84,6 +103,7 @@ export function workingMinutesBetween(from: number, to: number, cal: WorkCalenda
  * day ends there (17:00), not at the next morning.
  */
 export function addWorkingMinutes(from: number, minutes: number, cal: WorkCalendar): number {
+  if (!inRange(from, minutes * MINUTE)) return Number.NaN;
   if (minutes <= 0 || cal.workDays.length === 0) return from;
   let remaining = minutes * MINUTE;
   let day = floorDay(from);
@@ -103,7 +123,7 @@ export function addWorkingMinutes(from: number, minutes: number, cal: WorkCalend
       const end = start + MINUTES_PER_WORKDAY * MINUTE;
       const begin = Math.max(lower, start);
       if (begin < end) {
-        if (remaining <= end - begin) return begin + remaining;
+        if (remaining <= end - begin) return within(begin + remaining);
         remaining -= end - begin;
       }
     }
@@ -114,6 +134,7 @@ export function addWorkingMinutes(from: number, minutes: number, cal: WorkCalend
 
 /** The instant at which work of `minutes` must start to be done at `to` (the mirror of addWorkingMinutes). */
 export function subtractWorkingMinutes(to: number, minutes: number, cal: WorkCalendar): number {
+  if (!inRange(to, minutes * MINUTE)) return Number.NaN;
   if (minutes <= 0 || cal.workDays.length === 0) return to;
   let remaining = minutes * MINUTE;
   let day = floorDay(to);
@@ -132,7 +153,7 @@ export function subtractWorkingMinutes(to: number, minutes: number, cal: WorkCal
       const end = start + MINUTES_PER_WORKDAY * MINUTE;
       const finish = Math.min(upper, end);
       if (finish > start) {
-        if (remaining <= finish - start) return finish - remaining;
+        if (remaining <= finish - start) return within(finish - remaining);
         remaining -= finish - start;
       }
     }

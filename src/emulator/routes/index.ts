@@ -16,5 +16,6 @@ import { register as uploads } from './uploads';
 import { register as files } from './files';
 import { register as maintenance } from './maintenance';
 import { register as emulatorState } from '../state/routes';
+import { register as webPages } from './webPages';
 
-export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState];
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages];

@@ -11,7 +11,7 @@ import { CheckDecorations } from './decorations';
 import { ExplorerDragAndDrop } from './dragAndDrop';
 import { ExplorerProvider } from './explorerProvider';
 import { hrefOf } from './fileData';
-import { recordLabel, renditionFileName, type ExplorerNode } from './nodes';
+import { connectionMessage, recordLabel, renditionFileName, sayWhere, webUiAddress, type ExplorerNode } from './nodes';
 
 const ID_KINDS: ReadonlySet<ExplorerNode['kind']> = new Set(['record', 'classification', 'file', 'version', 'rendition', 'checkResult']);
 
@@ -45,6 +45,9 @@ export class Explorer implements vscode.Disposable {
     });
     d.push(this.view);
     d.push(log.onDidRequest((e) => this.onRequest(e.status)));
+    // The welcome text cannot hold a name: the view's header says which connection is signed out or failed (a
+    // view message would hide the welcome and its Sign In Again).
+    d.push(connections.onDidChange((state) => (this.view.description = connectionMessage(state))));
 
     // Run from the view's title bar these receive the selected node; only what each expects is passed on.
     registerCommand(d, log, Commands.explorerRefresh, () => this.provider.refresh());
@@ -132,7 +135,7 @@ export class Explorer implements vscode.Disposable {
       } catch (err) {
         if (query !== undefined || (err as { status?: unknown }).status !== 400) throw err;
         this.log.warn(`Find in DAM: ${this.log.scrub(err instanceof Error ? err.message : String(err))}`);
-        refused = { text, why: `The search was refused: ${this.log.scrub(inWords(err))} Correct it, or press Escape.` };
+        refused = { text, why: `The search was refused: ${this.log.scrub(sayWhere(inWords(err), text.trim()))} Correct it, or press Escape.` };
       }
     }
   }
@@ -185,14 +188,14 @@ export class Explorer implements vscode.Disposable {
 
   /**
    * Opens the record (or classification) in the service's web UI: the profile's web address when it has
-   * one, else the tenant's base address. The emulator has no web UI, so its resource address (JSON) opens.
+   * one, else the tenant's base address; on the emulator, the page it serves for the record (the API's JSON
+   * would answer a browser 401).
    */
   private async openInWebUi(node?: ExplorerNode): Promise<string | undefined> {
     const target = node ?? this.view.selection[0];
     const profile = this.connections.session?.profile;
     if (!profile || (target?.kind !== 'record' && target?.kind !== 'classification')) return undefined;
-    const web = (profile.webUrl ?? (profile.kind === 'tenant' ? profile.endpoints.base : undefined))?.replace(/\/+$/, '');
-    const url = web ? `${web}/${target.kind}/${encodeURIComponent(target.id)}` : this.linkOf(target);
+    const url = webUiAddress(profile, target.kind, target.id) ?? this.linkOf(target);
     if (!url) return undefined;
     await vscode.env.openExternal(vscode.Uri.parse(url));
     return url;

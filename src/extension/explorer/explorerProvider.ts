@@ -10,7 +10,7 @@ import type { DamLog } from '../log';
 import { resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
-import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, type CheckResultView, type ExplorerNode } from './nodes';
+import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, wordsExpression, type CheckResultView, type ExplorerNode } from './nodes';
 import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
@@ -310,7 +310,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     if (!client) return undefined;
     const words = plainWords(query);
     const [page, exact] = await Promise.all([
-      client.search.records({ expression: query, pageSize: 100, signal, ...(words ? { sort: 'Rank desc' } : {}) }),
+      client.search.records({ expression: words ? wordsExpression(words) : query, pageSize: 100, signal, ...(words ? { sort: 'Rank desc' } : {}) }),
       words ? client.search.records({ expression: 'Title = @title', namedParameters: { title: words }, supportWildcards: false, pageSize: 20, signal }) : undefined,
     ]);
     const first = exact?.items ?? [];

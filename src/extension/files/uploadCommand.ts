@@ -2,6 +2,7 @@
 // DAM tree menu, or arguments when run programmatically), the short quick-pick flow, one cancellable
 // progress notification for the batch, "Retry failed", and refreshing the tree. The sending itself is
 // UploadQueue (src/api, no vscode), which drag and drop and `dam upload` use too.
+import { retryable } from './retry';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
@@ -126,8 +127,10 @@ export class UploadCommand {
       const detail = failed.slice(0, 5).map((f) => `${f.file}: ${this.log.scrub(f.reason)}`).join('; ');
       for (const f of failed) this.log.warn(`Upload of ${f.file} failed: ${this.log.scrub(f.reason)}`);
       // Not awaited: a programmatic caller gets the result while the message waits for the user.
+      // Retry only when a second try could help: a name with a forbidden character fails the same way every time.
+      const buttons = retryable(failed).length ? ['Retry failed', 'Show Log'] : ['Show Log'];
       void vscode.window
-        .showErrorMessage(`DAM: ${failed.length} of ${count(batch.statuses.length, 'file')} failed — ${detail}${failed.length > 5 ? '; …' : ''}`, 'Retry failed', 'Show Log')
+        .showErrorMessage(`DAM: ${failed.length} of ${count(batch.statuses.length, 'file')} failed — ${detail}${failed.length > 5 ? '; …' : ''}`, ...buttons)
         .then((choice) => {
           if (choice === 'Retry failed') void this.runBatch(batch, dest).catch((err: unknown) => this.log.error(`Retry: ${String(err)}`));
           else if (choice === 'Show Log') this.log.show();

@@ -42,6 +42,7 @@ class Completion implements vscode.CompletionItemProvider {
       if (i.documentation) item.documentation = new vscode.MarkdownString(i.documentation);
       // The core's range may start at a quote: filter on the text that will be inserted, not the label.
       if (!i.snippet) item.filterText = i.insertText;
+      if (i.retrigger) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest what comes next' };
       return item;
     });
   }

@@ -14,6 +14,8 @@ const CachedSchemaSchema = z.object({
   fields: z.array(FieldSchemaSchema),
   classifications: z.array(z.string()),
   languages: z.array(z.object({ id: z.string(), name: z.string(), culture: z.string().optional() })),
+  /** The tenant's content types (absent in caches written before they were read). */
+  contentTypes: z.array(z.string()).optional(),
 });
 export type CachedSchema = z.infer<typeof CachedSchemaSchema>;
 
@@ -43,7 +45,7 @@ export class SchemaCache implements vscode.Disposable {
 
   /** The schema the language core gets, or undefined before any connection was ever made. */
   get schema(): QuerySchema | undefined {
-    return this.cached ? { fields: this.cached.fields, classifications: this.cached.classifications, languages: this.cached.languages } : undefined;
+    return this.cached ? { fields: this.cached.fields, classifications: this.cached.classifications, languages: this.cached.languages, contentTypes: this.cached.contentTypes } : undefined;
   }
 
   get current(): CachedSchema | undefined {
@@ -112,7 +114,14 @@ export class SchemaCache implements vscode.Disposable {
     }
     const languages: CachedSchema['languages'] = [];
     for await (const l of client.languages.items()) languages.push({ id: l.id, name: l.name ?? l.id, culture: l.culture ?? undefined });
-    const value: CachedSchema = { version: 1, profileId: profile.id, fetchedAt: new Date().toISOString(), fields, classifications: [...classifications], languages };
+    // Offered as values of ContentType; a tenant that does not list them still gets Image, Video and Document.
+    const contentTypes: string[] = [];
+    try {
+      for await (const t of client.contentTypes.items()) if (t.name) contentTypes.push(t.name);
+    } catch (err) {
+      this.log.info(`Query schema of ${profile.name}: content types not read (${err instanceof Error ? err.message : String(err)})`);
+    }
+    const value: CachedSchema = { version: 1, profileId: profile.id, fetchedAt: new Date().toISOString(), fields, classifications: [...classifications], languages, contentTypes };
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.storageUri, 'query-schema'));
     await vscode.workspace.fs.writeFile(this.fileFor(profile.id), new TextEncoder().encode(JSON.stringify(value)));
     // Only the connection that asked may set it: the user may have switched meanwhile.

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { Task } from '../../api/tasks';
 import { taskStatusName } from '../../core/tasks';
+import { DELEGABLE, DELEGABLE_WORDS, noDelegableTask, statusWords } from './delegable';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
 import { loadFormContext, TaskFormPanel } from './formPanel';
@@ -34,16 +35,16 @@ interface TaskPick extends vscode.QuickPickItem {
 
 /** "Write launch copy" · #5001 · In Process · ends 2026-03-04: a task as a quick pick row, its name first. */
 function taskPick(task: Task): TaskPick {
-  const status = taskStatusName(task.workFlowTaskStatus);
   const ends = task.endDate ? `ends ${task.endDate.slice(0, 10)}` : undefined;
-  return { label: task.name, description: `#${task.id}`, detail: [status?.replace(/([a-z])([A-Z])/g, '$1 $2'), ends].filter(Boolean).join(' · '), id: task.id };
+  return { label: task.name, description: `#${task.id}`, detail: [statusWords(task.workFlowTaskStatus), ends].filter(Boolean).join(' · '), id: task.id };
 }
 
 /**
  * The task a command works on: `given` when a caller passed an id, else picked by name from the tenant's
- * tasks (typing a number offers that id too, for a task beyond the list).
+ * tasks (typing a number offers that id too, for a task beyond the list). `listed`, when given, are the
+ * tasks to offer instead of the tenant's whole list.
  */
-async function askTaskId(client: DamClient, title: string, given: unknown): Promise<number> {
+async function askTaskId(client: DamClient, title: string, given: unknown, listed?: readonly Task[]): Promise<number> {
   if (typeof given === 'number' && Number.isInteger(given) && given > 0) return given;
   const quickPick = vscode.window.createQuickPick<TaskPick>();
   quickPick.title = title;
@@ -53,11 +54,11 @@ async function askTaskId(client: DamClient, title: string, given: unknown): Prom
   quickPick.ignoreFocusOut = true;
   quickPick.busy = true;
   const abort = new AbortController();
-  let listed: TaskPick[] = [];
+  let picks: TaskPick[] = [];
   const refreshItems = (): void => {
     const typed = /^\s*#?(\d+)\s*$/.exec(quickPick.value)?.[1];
-    const byId = typed && Number(typed) > 0 && !listed.some((t) => t.id === Number(typed)) ? [{ label: `Task #${typed}`, description: 'by id', alwaysShow: true, id: Number(typed) }] : [];
-    quickPick.items = [...byId, ...listed];
+    const byId = typed && Number(typed) > 0 && !picks.some((t) => t.id === Number(typed)) ? [{ label: `Task #${typed}`, description: 'by id', alwaysShow: true, id: Number(typed) }] : [];
+    quickPick.items = [...byId, ...picks];
   };
   try {
     return await new Promise<number>((resolve, reject) => {
@@ -68,11 +69,11 @@ async function askTaskId(client: DamClient, title: string, given: unknown): Prom
       });
       quickPick.onDidHide(() => reject(new vscode.CancellationError()));
       quickPick.show();
-      client.tasks.list({ limit: 200, signal: abort.signal }).then(
+      (listed ? Promise.resolve({ items: listed }) : client.tasks.list({ limit: 200, signal: abort.signal })).then(
         (page) => {
-          listed = page.items.map(taskPick);
+          picks = page.items.map(taskPick);
           quickPick.busy = false;
-          if (listed.length === 0) quickPick.placeholder = 'The tenant lists no tasks; type a task id';
+          if (picks.length === 0) quickPick.placeholder = 'The tenant lists no tasks; type a task id';
           refreshItems();
         },
         (err: unknown) => {
@@ -126,11 +127,21 @@ export class TaskModule implements vscode.Disposable {
   /** Task id → which assignee → the new user; each step prompts only when not given. */
   async delegate(taskIdArg?: unknown, taskAssigneeIdArg?: unknown, newUserIdArg?: unknown): Promise<Task> {
     const client = this.deps.session().client;
-    const taskId = await askTaskId(client, 'DAM: delegate a task', taskIdArg);
+    // Only tasks that can be delegated are offered; when none can, that is said before anything is asked.
+    let delegable: Task[] | undefined;
+    if (!(typeof taskIdArg === 'number')) {
+      const all = (await withCancellableProgress('DAM: reading the tasks', (signal) => client.tasks.list({ limit: 200, signal }))).items;
+      const none = noDelegableTask(all);
+      if (none) throw new Error(none);
+      delegable = all.filter((t) => DELEGABLE.has(t.workFlowTaskStatus));
+    }
+    const taskId = await askTaskId(client, 'DAM: delegate a task', taskIdArg, delegable);
     const { task, labels } = await withCancellableProgress(`DAM: reading task ${taskId}`, async (signal) => ({
       task: await client.tasks.get(taskId, { signal }),
       labels: await userLabels(client, signal),
     }));
+    // A task typed by id may be one that cannot be delegated: said now, not after the new user was chosen.
+    if (!DELEGABLE.has(task.workFlowTaskStatus)) throw new Error(`Task ${taskId} "${task.name}" is ${statusWords(task.workFlowTaskStatus)}: ${DELEGABLE_WORDS}.`);
     const assignees = (task.assignees ?? []).filter((a) => a.userID !== null);
     if (assignees.length === 0) throw new Error(`Task ${taskId} has no assignee to delegate from; open another task or add an assignee in the web UI.`);
     let taskAssigneeId = typeof taskAssigneeIdArg === 'number' ? taskAssigneeIdArg : undefined;

@@ -15,6 +15,9 @@ import {
   type TaskStatusName,
   type TaskViolation,
   MINUTES_PER_WORKDAY,
+  MAX_INTEGER,
+  EARLIEST,
+  LATEST,
   formatNaive,
   parseNaive,
   type WorkCalendar,
@@ -189,9 +192,32 @@ function inFormWords(v: TaskViolation): string {
       return 'Choose at least one person or group to assign the task to (or, for task roles, a known user and role).';
     case 'projectRequired':
       return 'Choose the project the task belongs to.';
+    case 'outOfRange':
+      return `The task would end after ${readableDate(formatNaive(LATEST))} (or begin before ${readableDate(formatNaive(EARLIEST)).slice(0, 10)}): enter a shorter duration or other dates`;
+    case 'negative':
+    case 'tooLarge':
+      // The API's field names (EnteredEstimatedDurationHour…) mean nothing in the form: its own checks say it.
+      return /begin|end/i.test(v.field) ? v.message : `The duration must be at most ${FORM_LIMITS.days} days`;
+    case 'badData':
+      if (/^(begin|end)date$/i.test(v.field)) return `Enter a real date and time (a four-digit year), such as ${readableDate(formatNaive(Date.UTC(2026, 2, 2, 9)))}`;
+      return v.message;
     default:
       return v.message;
   }
+}
+
+/** What each number box of the form takes: whole numbers, none negative, none so large that the dates leave the calendar. */
+export const FORM_LIMITS = { days: 9999, hours: 99_999, minutes: 999_999 } as const;
+
+/** The form's own check of a typed number, in the form's words; undefined when it is good (or empty). */
+export function numberProblem(text: string, noun: string, max: number): string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  if (!/^-?\d+$/.test(t)) return `${noun} must be a whole number`;
+  const n = Number(t);
+  if (n < 0) return `${noun} must be 0 or more`;
+  if (n > max) return `${noun} must be at most ${max}`;
+  return undefined;
 }
 
 function fieldOf(v: TaskViolation): FormField {
@@ -280,18 +306,32 @@ export function checkTaskForm(
       ? ['autoAccept']
       : [];
 
-  const body = formBody(form);
-  const read = readSimpleTaskRequest(body);
-  for (const v of read.violations) add(fieldOf(v), inFormWords(v));
+  // The form's own numbers first, in its words: the rules would name the API's fields (EnteredEstimatedDurationHour).
+  const durationProblem =
+    numberProblem(form.durationDays, 'Days', FORM_LIMITS.days) ??
+    numberProblem(form.durationHours, 'Hours', FORM_LIMITS.hours) ??
+    numberProblem(form.durationMinutes, 'Minutes', FORM_LIMITS.minutes);
+  if (durationProblem) add('duration', durationProblem);
+  if (!form.autoClose && form.peopleKind === 'taskRoles') {
+    const bad = form.roleIds.split(',').map((r) => r.trim()).filter(Boolean).find((r) => !/^\d+$/.test(r) || Number(r) < 1 || Number(r) > MAX_INTEGER);
+    if (bad !== undefined) add('people', `Role ids are whole numbers from 1 to ${MAX_INTEGER}, separated by commas (not “${bad}”)`);
+  }
 
-  // Spec rule 2: at least two of begin, end and duration are sent; the form asks for them before the service would default.
+  const body = formBody(form);
+  // Spec rule 2: at least two of begin, end and duration are sent. Where the service sets the begin itself (the
+  // note beside the dates says so), the form does not ask for it: it sends the begin the service will use.
   const hasDuration = [form.durationDays, form.durationHours, form.durationMinutes].some((t) => t.trim() !== '');
   const given = [form.beginDate.trim() !== '', form.endDate.trim() !== '', hasDuration].filter(Boolean).length;
+  const fixedBegin = project && serviceBegin(form, project, naiveNow(context.now ?? new Date()));
   if (given < 2) {
-    // As soon as possible, the begin is the project's start whatever is typed (the form says so): ask for what counts.
-    if (form.startType.trim() === String(StartType.ASAP)) add(hasDuration ? 'endDate' : 'duration', 'Enter two of begin, end and duration; as soon as possible, the task begins at the project’s start');
+    if (fixedBegin && !form.beginDate.trim() && given === 1) body.beginDate = fixedBegin.begin;
+    else if (fixedBegin) add('duration', `Enter the duration; ${fixedBegin.why}`);
+    // Without a project the begin is not known yet, but as soon as possible it is not the user's to give either.
+    else if (form.startType.trim() === String(StartType.ASAP)) add('duration', 'Enter the duration; as soon as possible, the task begins at the project’s start');
     else add(given === 0 ? 'beginDate' : !form.beginDate.trim() ? 'beginDate' : 'endDate', 'Enter two of begin, end and duration; the third is computed');
   }
+  const read = readSimpleTaskRequest(body);
+  for (const v of read.violations) add(fieldOf(v), inFormWords(v));
 
   if (form.projectId.trim() && !project && !errors.projectId) add('projectId', TaskMessages.unknownProject);
 
@@ -319,7 +359,8 @@ export function checkTaskForm(
       assignees: [{ userID: 1 }],
     }).request;
     const settled = timing && settleSimpleTask(timing, { project: { ...project, calendars: project.calendars }, now: naiveNow(context.now ?? new Date()), callerId: 0, isUserOrGroup: () => true, isRole: () => true, isCaller: () => false });
-    if (settled?.task) derived = derivedDates(settled.task, project);
+    // Not beside a duration the form refuses: "ends 2409-06-18" next to "Days must be at most 9999" says two things.
+    if (settled?.task && !durationProblem) derived = derivedDates(settled.task, project);
   }
   // The computed date or duration shows while other fields still have errors: only the dates, the duration
   // and the calendar are read here (with a stand-in assignee, since people do not move dates).
@@ -329,9 +370,11 @@ export function checkTaskForm(
     assignees: [{ userID: 1 }],
   }).request;
   const calendar = project && dated && project.calendars.find((c) => c.id === (dated.workScheduleId ?? project.defaultCalendarId));
+  const inCalendar = (...ms: number[]) => ms.every((t) => t >= EARLIEST && t <= LATEST);
   if (dated && calendar && given === 2) {
     const dates = resolveDates(dated, calendar, parseNaive(naiveNow(context.now ?? new Date()))!);
-    if (!form.beginDate.trim()) computed = { field: 'beginDate', text: readableDate(formatNaive(dates.begin)) };
+    if (!inCalendar(dates.begin, dates.end)) add('duration', inFormWords({ code: 'outOfRange', field: 'EstimatedDuration', message: '', status: 400 }));
+    else if (!form.beginDate.trim()) computed = { field: 'beginDate', text: readableDate(formatNaive(dates.begin)) };
     else if (!form.endDate.trim()) computed = { field: 'endDate', text: readableDate(formatNaive(dates.end)) };
     else computed = { field: 'duration', text: formatDuration(dates.duration) };
   }
@@ -342,6 +385,19 @@ export function checkTaskForm(
   if (derived && computed && computed.field !== 'duration') computed = undefined;
   const ok = Object.keys(errors).length === 0;
   return { errors, warnings, computed, ...(derived ? { derived } : {}), statuses, startTypes, calendars, disabled, ...(ok ? { body: body as unknown as SimpleTaskBody } : {}) };
+}
+
+/**
+ * The begin the service sets whatever is typed (the rules' date behaviour), and why, for the message that asks
+ * only for the duration: Assigned starts now, Cancelled and Removed take the project's start, and so does a task
+ * that starts as soon as possible.
+ */
+function serviceBegin(form: TaskFormValues, project: FormProject, now: string): { begin: string; why: string } | undefined {
+  const status = Number(form.status.trim());
+  if (status === TaskStatus.Assigned) return { begin: now, why: 'an Assigned task starts now' };
+  if (status === TaskStatus.Cancelled || status === TaskStatus.Removed) return { begin: project.startDate, why: 'the task takes the project’s start' };
+  if (form.startType.trim() === String(StartType.ASAP)) return { begin: project.startDate, why: 'as soon as possible, the task begins at the project’s start' };
+  return undefined;
 }
 
 /** `2026-03-02T09:00:00` as people read it: `2026-03-02 09:00`. */

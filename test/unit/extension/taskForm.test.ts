@@ -39,7 +39,7 @@ describe('task form', () => {
 
   it('rejects an impossible date on its field', () => {
     const check = checkTaskForm(form({ beginDate: '2026-02-30T09:00' }), ctx);
-    assert.equal(check.errors.beginDate, TaskMessages.badData);
+    assert.match(check.errors.beginDate ?? '', /^Enter a real date and time/);
   });
 
   it('offers the statuses the project allows and flags one it does not', () => {
@@ -74,9 +74,9 @@ describe('task form', () => {
   });
 
   it('asks for two of begin, end and duration, and warns when all three disagree', () => {
-    assert.match(checkTaskForm(form({ durationDays: '' }), ctx).errors.endDate ?? '', /two of begin, end and duration/);
+    assert.match(checkTaskForm(form({ status: '2', startType: '4', durationDays: '' }), ctx).errors.endDate ?? '', /two of begin, end and duration/);
     // As soon as possible the begin is not used: the error is not put on it, but on the duration (or the end).
-    const asap = checkTaskForm(form({ startType: '1', durationDays: '' }), ctx);
+    const asap = checkTaskForm(form({ status: '2', startType: '1', durationDays: '' }), ctx);
     assert.equal(asap.errors.beginDate, undefined);
     assert.match(asap.errors.duration ?? '', /as soon as possible, the task begins at the project’s start/);
     const three = checkTaskForm(form({ endDate: '2026-11-23T17:00', durationDays: '3' }), ctx);
@@ -126,5 +126,43 @@ describe('task form', () => {
     assert.equal(checkTaskForm(form({ status: '2', startType: '4', beginDate: '2026-12-01T09:00' }), ctx).derived, undefined);
     // The begin and end the service sets are not "computed" from what was typed.
     assert.equal(checkTaskForm(form({}), ctx).computed, undefined);
+  });
+
+  // Issue 27, item 1: 99999999 days hung the extension host (the working-time walk never ended). Before the fix
+  // this test never returns; now every number box is bounded in the form's words, and the check returns.
+  it('bounds every number a person can type, in the form’s words', () => {
+    const huge = checkTaskForm(form({ status: '2', startType: '1', beginDate: '', durationDays: '99999999' }), ctx);
+    assert.equal(huge.errors.duration, 'Days must be at most 9999');
+    assert.equal(huge.body, undefined);
+    assert.equal(huge.derived, undefined);
+    for (const [patch, message] of [
+      [{ durationHours: '-3' }, 'Hours must be 0 or more'],
+      [{ durationMinutes: '1.5' }, 'Minutes must be a whole number'],
+      [{ durationHours: '100000' }, 'Hours must be at most 99999'],
+    ] as const) {
+      const check = checkTaskForm(form(patch), ctx);
+      assert.equal(check.errors.duration, message, JSON.stringify(patch));
+      assert.doesNotMatch(JSON.stringify(check.errors), /Entered|EstimatedDuration/);
+    }
+    // The largest days the form takes, from a begin late in 9999, would end past the calendar: said, not computed.
+    const late = checkTaskForm(form({ status: '2', startType: '4', beginDate: '9999-06-01T09:00', durationDays: '9999' }), ctx);
+    assert.match(late.errors.duration ?? '', /^The task would end after 9999-12-31/);
+    assert.equal(late.computed, undefined);
+    assert.match(checkTaskForm(form({ peopleKind: 'taskRoles', roleIds: '20, 99999999999' }), ctx).errors.people ?? '', /^Role ids are whole numbers/);
+  });
+
+  // Item 2: as soon as possible the begin is not used (the form's note says so), so Create does not ask for it.
+  it('as soon as possible (or when the service sets the begin), the duration alone is enough', () => {
+    const asap = checkTaskForm(form({ status: '2', startType: '1', beginDate: '', durationDays: '2' }), ctx);
+    assert.deepEqual(asap.errors, {});
+    // Rule 2 wants two of begin, end and duration sent: the begin sent is the one the service uses.
+    assert.equal(asap.body?.beginDate, '2026-03-02T09:00:00');
+    assert.match(asap.derived ?? '', /ends 2026-03-03 17:00/);
+    const assigned = checkTaskForm(form({ status: '4', startType: '1', beginDate: '', durationDays: '1' }), ctx);
+    assert.deepEqual(assigned.errors, {});
+    assert.equal(assigned.body?.beginDate, '2026-11-23T10:00:00');
+    assert.equal(checkTaskForm(form({ status: '2', startType: '1', beginDate: '', durationDays: '' }), ctx).errors.duration, 'Enter the duration; as soon as possible, the task begins at the project’s start');
+    // A start type that uses the begin still needs it.
+    assert.match(checkTaskForm(form({ status: '2', startType: '4', beginDate: '', durationDays: '2' }), ctx).errors.beginDate ?? '', /two of begin, end and duration/);
   });
 });

@@ -38,6 +38,17 @@ describe('query completion', () => {
   testCompletionsFor('CreatedOn in |', { has: ['today'], not: ['Title'] });
   testCompletionsFor('IsMaster = |', { has: ['true', 'false', '?'] });
   testCompletionsFor('ContentStatus = |', { has: ['Draft', 'Released', 'Archived'] });
+  // Issue 27, item 8: by the alias too, and content types (the tenant's where known).
+  it('an item that ends with a space asks the editor to suggest again (accepting Title gives "Title " and the operators)', () => {
+    const title = at('Tit|').items.find((i) => i.label === 'Title')!;
+    assert.equal(title.insertText, 'Title ');
+    assert.equal(title.retrigger, true);
+    assert.equal(at('Title |').items.find((i) => i.label === '=')?.retrigger, true);
+    assert.equal(at('Status = |').items.find((i) => i.label === 'Released')?.retrigger, undefined);
+  });
+  testCompletionsFor('Status = |', { has: ['Draft', 'Released', 'Archived'] });
+  testCompletionsFor('ContentType = |', { has: ['Image', 'Video', 'Document'], not: ['Draft'] });
+  testCompletionsFor('ContentType = |', { has: ['Image', 'Press Kit'] }, { schema: { fields: [], contentTypes: ['Press Kit'] } });
   testCompletionsFor('Title = x |', { has: ['AND', 'OR', 'Title'], not: ['='] });
   testCompletionsFor('Title = x AN|', { has: ['AND', 'OR'] });
   testCompletionsFor('Title = x AND |', { has: ['Title', 'NOT'], not: ['AND'] });

@@ -103,6 +103,17 @@ describe('query diagnostics', () => {
     assert.equal(p.fixes?.[0].edits[0].newText, 'Title');
   });
 
+  // Issue 27, item 8: `Status = Relesed` quietly found 0 records.
+  it('a content status that is none of the three is a warning with a fix to the closest', () => {
+    const [d] = diagnoseExpression('Status = Relesed').diagnostics;
+    assert.equal(d?.code, C.UnknownContentStatus);
+    assert.equal(d.severity, 'warning');
+    assert.match(d.message, /'Relesed' is not a content status, so no record matches\. Did you mean 'Released'\?/);
+    assert.equal(d.fixes?.[0].edits[0].newText, 'Released');
+    assert.equal(diagnoseExpression("ContentStatus = 'archivd'").diagnostics[0]?.fixes?.[0].edits[0].newText, "'Archived'");
+    for (const ok of ['Status = Released', 'ContentStatus = draft', 'Status in (Draft, Archived)', 'Status <> ""']) assert.deepEqual(diagnoseExpression(ok).diagnostics, [], ok);
+  });
+
   it('groups codes by phase', () => {
     const phases = (s: string) => diagnoseExpression(s).diagnostics.map((d) => d.phase);
     assert.deepEqual(phases("Title = 'a"), ['lexical']);

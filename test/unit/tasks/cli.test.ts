@@ -12,7 +12,7 @@ describe('dam tasks arguments', () => {
   ];
   for (const [text, expected] of rows) it(`--duration ${text}`, () => assert.deepEqual(parseDuration(text), expected));
 
-  for (const bad of ['', '-5', '1w', '4h1d', '1.5h']) {
+  for (const bad of ['', '-5', '1w', '4h1d', '1.5h', '99999999d', '2147483648', '99999999999999999999m']) {
     it(`--duration '${bad}' is a usage error`, () => assert.throws(() => parseDuration(bad), UsageError));
   }
 

@@ -200,6 +200,18 @@ describe('simple task rules: before sending', () => {
       [TaskMessages.projectRequired, TaskMessages.badData, TaskMessages.badAutoClose, TaskMessages.noAssignees],
     );
   });
+  it('bounds every number: nothing above the service\'s 32-bit integers, no date past 9999 (issue 27)', () => {
+    const codes = (body: Record<string, unknown>) => readSimpleTaskRequest({ ...base, ...body }).violations.map((v) => `${v.code} ${v.field}`);
+    assert.deepEqual(codes({ EstimatedDuration: 2_147_483_648 }), ['tooLarge EstimatedDuration']);
+    assert.deepEqual(codes({ enteredEstimatedDurationDay: 99_999_999 }), ['tooLarge EstimatedDuration']);
+    assert.deepEqual(codes({ enteredEstimatedDurationHour: '99999999999999999999' }), ['tooLarge EnteredEstimatedDurationHour']);
+    // Within the integers but past the calendar: settled, not walked for ever.
+    const far = validateSimpleTask({ ...base, enteredEstimatedDurationDay: 4_000_000 }, context());
+    assert.deepEqual(far.violations.map((v) => v.message), [TaskMessages.outOfRange]);
+    const early = validateSimpleTask({ ...base, startType: 4, endDate: '0101-01-01T17:00:00', EstimatedDuration: 480 * 1000 }, context());
+    assert.deepEqual(early.violations.map((v) => v.code), ['outOfRange']);
+  });
+
   it('a request that only the project can refuse passes the shape check', () => {
     assert.deepEqual(readSimpleTaskRequest({ ...base, workFlowTaskStatus: 1, workScheduleId: 77 }).violations, []);
   });

@@ -60,4 +60,21 @@ describe('work time', () => {
       ),
     );
   });
+
+  // Issue 27: 99,999,999 days carried the walk past Date's range, where no day was a working day, and
+  // addWorkingMinutes looped for ever (the extension host at 100% CPU). Before the fix this test never returns.
+  it('returns for any duration: past the range of dates the answer is NaN, not an endless walk', () => {
+    const start = t('2026-03-02T09:00:00');
+    for (const cal of [weekdays, everyDay, { ...weekdays, workDays: [3] }]) {
+      assert.ok(Number.isNaN(addWorkingMinutes(start, 99_999_999 * 480, cal)), cal.name);
+      // Backwards, seven working days a week stay (just) inside the range: an answer, either way.
+      const back = subtractWorkingMinutes(start, 99_999_999 * 480, cal);
+      assert.ok(Number.isNaN(back) || Math.abs(back) <= 8.64e15, cal.name);
+      assert.ok(Number.isNaN(addWorkingMinutes(start, 1e300, cal)), cal.name);
+      assert.ok(Number.isNaN(workingMinutesBetween(start, Number.POSITIVE_INFINITY, cal)), cal.name);
+    }
+    // The largest duration the service takes (2^31 - 1 minutes) still has an answer, and a far one is exact.
+    assert.equal(formatNaive(addWorkingMinutes(start, 2_147_483_647, weekdays)).length > 0, true);
+    assert.equal(workingMinutesBetween(start, addWorkingMinutes(start, 9999 * 480, weekdays), weekdays), 9999 * 480);
+  });
 });
