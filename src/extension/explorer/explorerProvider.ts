@@ -7,11 +7,12 @@ import type { Classification } from '../../api/schemas';
 import { Commands, SECTION } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
-import { resultBadge } from './badges';
+import { badgeMeaning, resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
 import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, type CheckResultView, type ExplorerNode } from './nodes';
 import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
+import { byTitle, compareNames } from '../names';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
 type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
@@ -239,7 +240,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       if (node.kind !== 'classification') return [];
       // The records' page goes out first: it is the slower answer, and the service takes requests in order.
       const [paging, children] = await Promise.all([this.paging.first(client, node.id), this.childNodes(client, node)]);
-      const out: ExplorerNode[] = [...children, ...paging.rows];
+      // The service pages by title in its own collation (the emulator's is case-sensitive): the loaded rows are shown as people sort names.
+      const out: ExplorerNode[] = [...children, ...[...paging.rows].sort(byTitle)];
       if (paging.nextCursor) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
       if (out.length === 0) out.push({ kind: 'message', id: 'empty', parentKey: keyOf(node), text: 'No records', severity: 'info' });
       return this.track(out);
@@ -254,7 +256,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const tip = recordTooltip(node.record);
     // The badge's colour and text mean the checks of the newest master version: the hover says so in words.
     const badge = this.decorations?.badgeOf('record', node.record.id);
-    if (badge) tip.appendMarkdown(`Checks of the newest master version: ${md(badge.label)}  \n`);
+    if (badge) tip.appendMarkdown(`Checks of the newest master version: ${md(badge.label)} (${md(badgeMeaning(badge))})  \n`);
     const client = this.client;
     if (client && hasThumbnail(node.record)) {
       const abort = new AbortController();
@@ -474,7 +476,7 @@ function pageSize(): number {
 }
 
 function sortClassifications(list: Classification[]): Classification[] {
-  return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || classificationLabel(a).localeCompare(classificationLabel(b)));
+  return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareNames(classificationLabel(a), classificationLabel(b)));
 }
 
 const MAX_THUMBNAIL_BYTES = 512 * 1024;
