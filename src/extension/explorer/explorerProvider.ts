@@ -13,6 +13,7 @@ import { fileDataOf } from './fileDataCache';
 import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, type CheckResultView, type ExplorerNode } from './nodes';
 import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
 import { byTitle, compareNames } from '../names';
+import { readableTime } from '../dates';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
 type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
@@ -573,14 +574,6 @@ function recordTooltip(r: RecordRow): vscode.MarkdownString {
     ['Created', r.createdOn],
     ['Id', r.id],
   ];
-  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${label === 'Modified' || label === 'Created' ? readableTime(String(value)) : code(String(value))}  \n`);
+  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${label === 'Modified' || label === 'Created' ? (readableTime(String(value)) ?? code(String(value))) : code(String(value))}  \n`);
   return tip;
-}
-
-/** `2025-10-11T18:15:56.824Z` as people read it, in their own time zone: `2025-10-11 20:15`. */
-function readableTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return code(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
