@@ -1,5 +1,6 @@
 // Entry of the `dam` CLI: picks the sub-command by its leading words and runs it.
 import { commands } from './commands';
+import { cliErrorMessage } from './errors';
 import { parseCommandArgs, UsageError, type Command, type CommandIO } from './command';
 import { CLI_VERSION, describeService } from './connection';
 
@@ -52,7 +53,9 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
       io.stderr.write(`dam: ${err.message}\n`);
       return 2;
     }
-    io.stderr.write(`dam: ${(err as Error).message ?? String(err)}\n`);
+    // --verbose and --json keep the HTTP exchange and the service's exception type; people get words.
+    const detailed = found.rest.includes('--verbose') || found.rest.includes('--json');
+    io.stderr.write(`dam: ${cliErrorMessage(err, detailed)}\n`);
     return 1;
   }
 }

@@ -29,6 +29,8 @@ export const EMULATOR_PROFILE_ID = 'emulator';
 
 /** Failures after which signing in again asks for the secret or password instead of sending it again. */
 const ASK_AGAIN: ReadonlySet<FailureReason | undefined> = new Set(['secret', 'password']);
+/** globalState: the local emulator ran (started here, not stopped on purpose) when the window last closed or reloaded. */
+const EMULATOR_WAS_RUNNING = 'dam.emulator.wasRunning';
 
 /** What `activate` returns: the parts other extensions and the test suite may read. */
 export interface DamApi {
@@ -112,7 +114,11 @@ export class DamController implements vscode.Disposable {
   private registerCommands(): void {
     const d = this.disposables;
     registerCommand(d, this.log, Commands.startEmulator, () => this.startEmulator());
-    registerCommand(d, this.log, Commands.stopEmulator, () => this.emulator.stop());
+    registerCommand(d, this.log, Commands.stopEmulator, async () => {
+      // Stopped on purpose: the next window does not start it again by itself.
+      await this.context.globalState.update(EMULATOR_WAS_RUNNING, false);
+      return this.emulator.stop();
+    });
     registerCommand(d, this.log, Commands.addConnection, () => this.addConnection());
     registerCommand(d, this.log, Commands.switchConnection, () => this.switchConnection());
     registerCommand(d, this.log, Commands.signIn, () => this.signIn());
@@ -124,12 +130,15 @@ export class DamController implements vscode.Disposable {
     registerCommand(d, this.log, Commands.readAboutConnections, () => this.readAboutConnections());
   }
 
-  /** Reconnects to the profile that was active last time, without prompting. */
+  /**
+   * Reconnects to the profile that was active last time, without prompting. The local emulator stops with the
+   * window, so it is started again when it was running then (a reload) or auto-start is on.
+   */
   private restoreConnection(): void {
     const id = this.profiles.activeId;
     const autoStart = vscode.workspace.getConfiguration(SECTION).get<boolean>('emulator.autoStart');
     if (id === EMULATOR_PROFILE_ID) {
-      if (autoStart) void this.startEmulator().catch((err) => this.log.warn(`Emulator auto-start failed: ${String(err)}`));
+      if (autoStart || this.context.globalState.get<boolean>(EMULATOR_WAS_RUNNING)) void this.startEmulator().catch((err) => this.log.warn(`Emulator auto-start failed: ${String(err)}`));
       return;
     }
     if (id) {
@@ -179,7 +188,10 @@ export class DamController implements vscode.Disposable {
           token,
         );
         progress.report({ message: `signing in at ${origin}` });
-        return this.connections.connect(EMULATOR_PROFILE_ID, { interactive: false, token });
+        const session = await this.connections.connect(EMULATOR_PROFILE_ID, { interactive: false, token });
+        // Remembered for a reload: the emulator stops with the window, and comes back with it.
+        await this.context.globalState.update(EMULATOR_WAS_RUNNING, true);
+        return session;
       },
     );
   }

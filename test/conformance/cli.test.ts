@@ -1,5 +1,6 @@
 // `dam search` and `dam get` run in-process against the emulator, connection from the environment.
 import { strict as assert } from 'node:assert';
+import { createServer, type AddressInfo } from 'node:net';
 import { describeEachBackend, runDam } from './helpers';
 
 const dam = runDam;
@@ -56,11 +57,40 @@ describeEachBackend('dam search / dam get', { seed: 'demo' }, (env) => {
     assert.ok(body._embedded?.fields);
   });
 
-  it('get of a missing resource exits 1 with the service’s message', async () => {
+  it('get of a missing resource exits 1 with the service’s message; the exception type only with --verbose', async () => {
     const run = await dam(['get', 'record/0123456789abcdef0123456789abcdef'], vars());
     assert.equal(run.code, 1);
     assert.match(run.stderr, /404/);
-    assert.match(run.stderr, /NoDataFoundException/);
+    assert.doesNotMatch(run.stderr, /Exception|Dam\.Core/, 'people read words, not .NET type names');
+    const verbose = await dam(['get', 'record/0123456789abcdef0123456789abcdef', '--verbose'], vars());
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /NoDataFoundException/);
+  });
+
+  it('says in words that no service answers, and how to start one', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const run = await dam(['search', 'ContentType = Image'], { DAM_URL: `http://127.0.0.1:${closed}` });
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, `dam: No DAM service answers at http://127.0.0.1:${closed}. Start one with \`dam emulator\` or set DAM_URL.\n`);
+  });
+
+  it('a search without hits says so on stderr, and stdout stays empty for scripts', async () => {
+    const run = await dam(['search', `Title = "no such title ${Date.now()}"`], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, 'No records match.\n');
+  });
+
+  it('an empty search expression is a usage error that says what to pass', async () => {
+    const run = await dam(['search', '  '], vars());
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^dam: give a search expression, e\.g\. /);
   });
 
   it('a wrong secret from the environment is refused; it never appears in output', async () => {

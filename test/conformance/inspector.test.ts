@@ -183,6 +183,24 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     assert.match(((await bad.json()) as { exceptionMessage: string }).exceptionMessage, /status/);
   });
 
+  it('leaves out a client by its User-Agent (hideClient), in the list and the stream: the VS Code extension hides its own requests', async () => {
+    const first = Number((await api('/api/core/languages', { 'User-Agent': 'dam-workbench/0.1.0 vscode/1.139.0' })).headers.get('dam-emulator-request-id'));
+    await api('/api/core/languages', { 'User-Agent': 'my-integration/3' });
+    await api('/api/core/languages', { 'User-Agent': 'dam-workbench-cli/0.1.0' });
+    const shown = await journal(env(), `?since=${first - 1}&hideClient=DAM-WORKBENCH/`);
+    assert.deepEqual(shown.items.map((e) => e.client), ['dam-workbench-cli/0.1.0', 'my-integration/3']);
+    const followed: EntrySummary[] = [];
+    const abort = new AbortController();
+    const following = new InspectorClient(env().url, { userAgent: USER_AGENT }).follow({ hideClient: 'dam-workbench/' }, { onEntry: (e) => followed.push(e) }, abort.signal, first + 2);
+    const own = Number((await api('/api/core/languages', { 'User-Agent': 'dam-workbench/0.1.0 vscode/1.139.0' })).headers.get('dam-emulator-request-id'));
+    const theirs = Number((await api('/api/core/languages', { 'User-Agent': 'my-integration/3' })).headers.get('dam-emulator-request-id'));
+    for (let i = 0; i < 200 && !followed.some((e) => e.id === theirs); i++) await new Promise((r) => setTimeout(r, 50));
+    abort.abort();
+    await following.catch(() => undefined);
+    assert.ok(followed.some((e) => e.id === theirs), 'the integration’s request streams');
+    assert.ok(!followed.some((e) => e.id === own), 'the extension’s own request does not');
+  });
+
   it('streams new entries as server-sent events, filtered, and resumes after Last-Event-ID', async () => {
     const controller = new AbortController();
     const res = await fetch(`${env().url}/_emulator/requests/stream?status=4xx`, { signal: controller.signal });

@@ -462,14 +462,19 @@ function cellText(column: string, value: string | null, titled = carriesTitles()
     const label = state.userLabels.get(value);
     return label && label !== value ? { text: label, title: `user ${value}` } : { text: value };
   }
+  // A measure reads as the chart's axis does: the locale's grouping (2,682), the raw value in the tooltip.
+  if (lookupMember(column)?.kind === 'measure' && value.trim() !== '' && Number.isFinite(Number(value))) return { text: NUMBERS.format(Number(value)), title: value };
   return { text: value };
 }
+
+/** Numbers as Chart.js writes its axis ticks: Intl.NumberFormat in the panel's locale (up to three decimals). */
+const NUMBERS = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
 
 function statusText(): string {
   if (state.error) return state.error;
   if (state.running && state.fetched === 0) return 'Running…';
   if (state.runId < 0) return 'Run the query to see its rows.';
-  const n = state.fetched.toLocaleString('en-US');
+  const n = NUMBERS.format(state.fetched);
   const more = state.hasMore ? (state.note ? 'more may exist' : 'more exist: scroll to fetch the next page') : 'all rows fetched';
   const stale = state.ranQuery !== undefined && state.ranQuery !== JSON.stringify(state.query) ? ' · the query changed since this run: Run again to update' : '';
   return `${n} row${state.fetched === 1 ? '' : 's'} fetched · ${more}${state.note ? ` · ${state.note}` : ''}${stale}`;
@@ -578,7 +583,7 @@ function chartView(): HTMLElement {
   const kindSelect = h('select', { id: 'chart-kind', 'aria-label': 'chart type', onchange: () => setChart(kindSelect.value as ChartKind) }, option('bar', 'Bar', state.chart === 'bar'), option('line', 'Line over time', state.chart === 'line'), option('pie', 'Pie (shares)', state.chart === 'pie'));
   const canvas = h('canvas', { id: 'chart', role: 'img', 'aria-label': `${state.chart} chart of ${measures.join(', ')} by ${label ?? 'row'}` });
   const shown = Math.min(state.rows.length, state.chart === 'pie' ? 12 : CHART_POINTS);
-  const caption = measures.length === 0 ? 'Add a measure to chart the result.' : `Showing ${shown.toLocaleString('en-US')} of ${state.fetched.toLocaleString('en-US')} fetched rows${state.chart === 'pie' && state.rows.length > 12 ? ' (the 12 first as slices)' : ''}.`;
+  const caption = measures.length === 0 ? 'Add a measure to chart the result.' : `Showing ${NUMBERS.format(shown)} of ${NUMBERS.format(state.fetched)} fetched rows${state.chart === 'pie' && state.rows.length > 12 ? ' (the 12 first as slices)' : ''}.`;
   const box = h('div', { class: 'chart-box' }, canvas);
   queueMicrotask(() => drawChart(canvas, label, measures, shown));
   return h('div', { class: 'chart' }, h('div', { class: 'row' }, h('label', { class: 'field' }, 'Chart', kindSelect), h('span', { class: 'hint' }, caption)), box);
@@ -643,6 +648,25 @@ function resultsView(): HTMLElement {
 }
 
 // ---- render
+
+/** Outside #app, which every render replaces: a live region is announced only if it stays in the page. */
+const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite', id: 'run-announcement' });
+document.body.append(announcer);
+let revealedRun = -1;
+
+/**
+ * After Run, once per run: the results (below the builder, often out of view) scroll into view and take the
+ * focus, and the live region says how many rows came, so something visibly and audibly happens.
+ */
+function revealResults(announcement: string): void {
+  if (revealedRun === state.runId || !resultsHost) return;
+  revealedRun = state.runId;
+  announcer.textContent = announcement;
+  const status = resultsHost.querySelector<HTMLElement>('#run-status');
+  status?.setAttribute('tabindex', '-1');
+  resultsHost.scrollIntoView({ block: 'start' });
+  status?.focus({ preventScroll: true });
+}
 
 const app = document.getElementById('app')!;
 let resultsHost: HTMLElement | undefined;
@@ -748,11 +772,13 @@ function onMessage(message: HostToPanel): void {
       state.rows.push(...message.rows);
       Object.assign(state, { fetched: message.fetched, hasMore: message.hasMore, note: message.note, running: message.hasMore, loadingMore: false });
       renderResults();
+      revealResults(`${statusText()}.`);
       return;
     case 'runFailed':
       if (message.runId !== state.runId) return;
       Object.assign(state, { error: message.message, running: false, hasMore: false, loadingMore: false });
       renderResults();
+      revealResults(`The query failed: ${message.message}`);
       return;
     case 'labels':
       for (const [k, v] of Object.entries(message.records)) state.recordLabels.set(k, v);

@@ -47,6 +47,8 @@ export const searchCommand: Command = {
   },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(`give exactly one search expression (quote it)\nusage: ${this.usage}`);
+    // An empty expression is a slip (an unset shell variable, a lost quote), not a wish to list everything.
+    if (positionals[0].trim() === '') throw new UsageError(`give a search expression, e.g. dam search "Title contains 'harbour'" or dam search 'ContentType = Image'\nusage: ${this.usage}`);
     const operator = values.operator === undefined ? undefined : String(values.operator).toUpperCase();
     if (operator !== undefined && operator !== 'AND' && operator !== 'OR') throw new UsageError(`--operator '${String(values.operator)}' is not AND or OR`);
     const client = connect(values, io);
@@ -73,7 +75,9 @@ export const searchCommand: Command = {
       }
       if (values.all !== true) break;
     }
-    if (values.all !== true && typeof total === 'number' && total > shown) {
+    // Said on stderr: stdout carries only hits, so a script reading it gets nothing rather than a sentence.
+    if (shown === 0) io.stderr.write(`No ${classifications ? 'classifications' : 'records'} match.\n`);
+    else if (values.all !== true && typeof total === 'number' && total > shown) {
       io.stderr.write(`${shown} of ${total} hits shown; --all prints every page\n`);
     }
     // What the service takes without a word but cannot match (`Status = Relesed` finds nothing): said after the hits.

@@ -83,6 +83,8 @@ export interface JournalFilter {
   route?: string;
   /** Case-insensitive substring of the User-Agent. */
   client?: string;
+  /** Leaves out entries whose User-Agent contains this (any case): the VS Code extension hides its own requests. */
+  hideClient?: string;
   method?: string;
   /** Only entries newer than this id. */
   since?: number;
@@ -116,6 +118,7 @@ export function matchesFilter(entry: Filterable, filter: JournalFilter): boolean
     if (!entry.path.toLowerCase().includes(needle) && !(entry.route ?? '').toLowerCase().includes(needle)) return false;
   }
   if (filter.client && !(entry.client ?? '').toLowerCase().includes(filter.client.toLowerCase())) return false;
+  if (filter.hideClient && (entry.client ?? '').toLowerCase().includes(filter.hideClient.toLowerCase())) return false;
   if (filter.withFindings && entry.findings.length === 0) return false;
   return true;
 }
@@ -126,6 +129,7 @@ export function filterQuery(filter: JournalFilter, limit?: number): URLSearchPar
   if (filter.status) q.set('status', filter.status);
   if (filter.route) q.set('route', filter.route);
   if (filter.client) q.set('client', filter.client);
+  if (filter.hideClient) q.set('hideClient', filter.hideClient);
   if (filter.method) q.set('method', filter.method);
   if (filter.since !== undefined) q.set('since', String(filter.since));
   if (filter.withFindings) q.set('findings', 'true');

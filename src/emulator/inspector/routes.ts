@@ -40,6 +40,7 @@ function filterSchema(capacity: number) {
       status: { type: 'string', pattern: '^([1-5][xX][xX]|[1-5][0-9][0-9]|0)(,([1-5][xX][xX]|[1-5][0-9][0-9]|0))*$', description: 'Status classes or codes: 4xx, 404, 2xx,5xx' },
       route: { type: 'string', maxLength: 200, description: 'Substring of the path or route pattern (any case)' },
       client: { type: 'string', maxLength: 200, description: 'Substring of the User-Agent (any case)' },
+      hideClient: { type: 'string', maxLength: 200, description: 'Leaves out entries whose User-Agent contains this (any case)' },
       method: { type: 'string', pattern: '^[A-Za-z]{1,10}$' },
       since: { type: 'integer', minimum: 0, description: 'Only entries with a greater id' },
       findings: { type: 'boolean', description: 'Only entries with findings' },
@@ -52,6 +53,7 @@ interface FilterQuery {
   status?: string;
   route?: string;
   client?: string;
+  hideClient?: string;
   method?: string;
   since?: number;
   findings?: boolean;
@@ -60,7 +62,7 @@ interface FilterQuery {
 
 function toFilter(q: FilterQuery): JournalFilter {
   if (q.status !== undefined && !isStatusFilter(q.status)) throw errors.validation(`status '${q.status}' is not a status filter such as 4xx, 404 or 2xx,5xx.`);
-  return { status: q.status, route: q.route, client: q.client, method: q.method, since: q.since, withFindings: q.findings };
+  return { status: q.status, route: q.route, client: q.client, hideClient: q.hideClient, method: q.method, since: q.since, withFindings: q.findings };
 }
 
 /**

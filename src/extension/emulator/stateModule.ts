@@ -1,6 +1,6 @@
 // Save, restore and reset the emulator's state (dist/emulatorState.js, loaded on the first of these commands):
-// a name asked for, a quick pick of the saved states with their dates, a confirmation before a reset, each with
-// cancellable progress; the DAM Explorer is refreshed after a restore or reset.
+// a name asked for, a quick pick of the saved states with their dates, each with
+// cancellable progress; a confirmation before what replaces data (Save over a saved name, Restore, Reset); the DAM Explorer is refreshed after a restore or reset.
 import * as vscode from 'vscode';
 import { EmulatorStateClient, type LoadReport, type Snapshot } from '../../api/emulatorState';
 
@@ -49,11 +49,21 @@ export async function saveState(target: StateTarget): Promise<void> {
   const client = new EmulatorStateClient(target.origin);
   const name = await vscode.window.showInputBox({
     title: 'Save Emulator State',
-    prompt: `Saves the database and files of the emulator at ${target.origin}; a state of the same name is replaced.`,
+    prompt: `Saves the database and files of the emulator at ${target.origin}; saving under a name already saved asks before replacing it.`,
     value: suggestedName(),
     validateInput: (value) => (NAME.test(value) ? undefined : 'Use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.'),
   });
   if (!name) return;
+  // Replacing a saved state loses it for good: ask first, naming it and what it holds.
+  const existing = (await withProgress('DAM: reading the saved emulator states', (signal) => client.list(signal))).find((s) => s.name === name);
+  if (existing) {
+    const choice = await vscode.window.showWarningMessage(
+      `Replace the saved state '${name}'?`,
+      { modal: true, detail: `'${name}' was saved ${ago(existing.createdOn)} (${new Date(existing.createdOn).toLocaleString()}) with ${existing.records} records. Saving now replaces it with the emulator's current state.` },
+      'Replace',
+    );
+    if (choice !== 'Replace') return;
+  }
   const saved = await withProgress(`DAM: saving the emulator state as '${name}'`, (signal) => client.save(name, signal));
   void vscode.window.showInformationMessage(`Saved the emulator state as '${saved.name}' (${saved.records} records).`);
 }
@@ -79,6 +89,15 @@ export async function restoreState(target: StateTarget): Promise<void> {
     { title: 'Restore Emulator State', placeHolder: 'The state to go back to (what changed since it was saved is lost)', matchOnDescription: true },
   );
   if (!picked) return;
+  const choice = await vscode.window.showWarningMessage(
+    `Restore the emulator state '${picked.snapshot.name}'?`,
+    {
+      modal: true,
+      detail: `The tenant of the emulator at ${target.origin} is replaced by '${picked.snapshot.name}' (saved ${ago(picked.snapshot.createdOn)}, ${picked.snapshot.records} records): everything changed since then is lost. Save the current state first to keep it.`,
+    },
+    'Restore',
+  );
+  if (choice !== 'Restore') return;
   const report = await withProgress(`DAM: restoring '${picked.snapshot.name}'`, (signal) => client.restore(picked.snapshot.name, signal));
   await target.refreshExplorer();
   void vscode.window.showInformationMessage(`Restored '${picked.snapshot.name}': ${loaded(report)}.`);

@@ -52,3 +52,13 @@ export function badgeText(badge: Badge): string {
   if (badge.count === undefined) return badge.color === 'gray' ? 'i' : badge.color === 'green' ? '✓' : '!';
   return badge.count > 99 ? '99' : String(badge.count);
 }
+
+/** What a badge's character and colour mean, in words (the legend, for its tooltip and the record's hover). */
+export function badgeMeaning(badge: Badge): string {
+  const text = badgeText(badge);
+  if (badge.color === 'gray') return 'i: information only, nothing passed or failed';
+  if (badge.count === undefined) return badge.color === 'red' ? '! in red: a check failed' : badge.color === 'orange' ? '! in orange: a check warned' : '✓ in green: the checks passed';
+  if (badge.color === 'red') return `${text} in red: a check failed; the number counts failures and warnings`;
+  if (badge.color === 'orange') return `${text} in orange: warnings, nothing failed; the number counts warnings`;
+  return `${text} in green: the checks passed; the number counts passes`;
+}

@@ -3,7 +3,7 @@
 // record's is read on demand (its newest master version's results) only for the rows VS Code asks about.
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connections/connectionManager';
-import { badgeText, combineBadges, resultBadge, type Badge, type BadgeColor } from './badges';
+import { badgeMeaning, badgeText, combineBadges, resultBadge, type Badge, type BadgeColor } from './badges';
 import { fileDataOf } from './fileDataCache';
 import type { CheckResultView } from './nodes';
 
@@ -29,6 +29,8 @@ export class CheckDecorations implements vscode.FileDecorationProvider, vscode.D
   /** Known badges by `kind/id`; `null` means "looked, no badge". */
   private readonly known = new Map<string, Badge | null>();
   private readonly pending = new Map<string, Promise<Badge | null>>();
+  /** Records whose badge comes from a version (their newest master version): a new result there changes theirs. */
+  private readonly recordOfVersion = new Map<string, string>();
   private running = 0;
   private readonly queue: (() => void)[] = [];
   private readonly subscription: vscode.Disposable;
@@ -45,6 +47,7 @@ export class CheckDecorations implements vscode.FileDecorationProvider, vscode.D
     this.known.set(`version/${versionId}`, badge ?? null);
     const changed = [checkUri('version', versionId), ...results.map((r) => checkUri('result', r.id))];
     if (recordId && latest) {
+      this.recordOfVersion.set(versionId, recordId);
       this.known.set(`record/${recordId}`, badge ?? null);
       changed.push(checkUri('record', recordId));
     }
@@ -57,15 +60,23 @@ export class CheckDecorations implements vscode.FileDecorationProvider, vscode.D
     return this.known.get(`${kind}/${id}`) ?? undefined;
   }
 
-  /** Forgets a record's badge (after an upload or a refresh) so it is read again. */
+  /** Forgets a badge (after an upload, a published result or a refresh) so it is read again; a version's takes its record's along. */
   forget(kind: 'record' | 'version', id: string): void {
     this.known.delete(`${kind}/${id}`);
-    this.emitter.fire([checkUri(kind, id)]);
+    const changed = [checkUri(kind, id)];
+    const recordId = kind === 'version' ? this.recordOfVersion.get(id) : undefined;
+    if (recordId) {
+      this.known.delete(`record/${recordId}`);
+      this.pending.delete(`record/${recordId}`);
+      changed.push(checkUri('record', recordId));
+    }
+    this.emitter.fire(changed);
   }
 
   clear(): void {
     this.known.clear();
     this.pending.clear();
+    this.recordOfVersion.clear();
     this.emitter.fire([]);
   }
 
@@ -92,6 +103,7 @@ export class CheckDecorations implements vscode.FileDecorationProvider, vscode.D
         const data = fileDataOf(client);
         const latest = await data.latestVersion(recordId);
         if (!latest) return null;
+        this.recordOfVersion.set(latest.id, recordId);
         const results = await data.checkResults(latest.id);
         return combineBadges(results.map((r) => resultBadge(r))) ?? null;
       })
@@ -130,7 +142,8 @@ export class CheckDecorations implements vscode.FileDecorationProvider, vscode.D
 }
 
 function decoration(badge: Badge): vscode.FileDecoration {
-  const d = new vscode.FileDecoration(badgeText(badge), `Checks: ${badge.label}`, new vscode.ThemeColor(COLORS[badge.color]));
+  // The badge is one or two characters: its tooltip says what it counts and what its colour means.
+  const d = new vscode.FileDecoration(badgeText(badge), `Checks: ${badge.label} (${badgeMeaning(badge)})`, new vscode.ThemeColor(COLORS[badge.color]));
   // The label keeps its own colour; only the badge is coloured, so a red record stays readable.
   d.propagate = false;
   return d;

@@ -7,11 +7,13 @@ import type { Classification } from '../../api/schemas';
 import { Commands, SECTION } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamLog } from '../log';
-import { resultBadge } from './badges';
+import { badgeMeaning, resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
 import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, wordsExpression, type CheckResultView, type ExplorerNode } from './nodes';
 import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
+import { byTitle, compareNames } from '../names';
+import { readableTime } from '../dates';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
 type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
@@ -239,7 +241,8 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       if (node.kind !== 'classification') return [];
       // The records' page goes out first: it is the slower answer, and the service takes requests in order.
       const [paging, children] = await Promise.all([this.paging.first(client, node.id), this.childNodes(client, node)]);
-      const out: ExplorerNode[] = [...children, ...paging.rows];
+      // The service pages by title in its own collation (the emulator's is case-sensitive): the loaded rows are shown as people sort names.
+      const out: ExplorerNode[] = [...children, ...[...paging.rows].sort(byTitle)];
       if (paging.nextCursor) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
       if (out.length === 0) out.push({ kind: 'message', id: 'empty', parentKey: keyOf(node), text: 'No records', severity: 'info' });
       return this.track(out);
@@ -254,7 +257,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     const tip = recordTooltip(node.record);
     // The badge's colour and text mean the checks of the newest master version: the hover says so in words.
     const badge = this.decorations?.badgeOf('record', node.record.id);
-    if (badge) tip.appendMarkdown(`Checks of the newest master version: ${md(badge.label)}  \n`);
+    if (badge) tip.appendMarkdown(`Checks of the newest master version: ${md(badge.label)} (${md(badgeMeaning(badge))})  \n`);
     const client = this.client;
     if (client && hasThumbnail(node.record)) {
       const abort = new AbortController();
@@ -517,7 +520,7 @@ function pageSize(): number {
 }
 
 function sortClassifications(list: Classification[]): Classification[] {
-  return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || classificationLabel(a).localeCompare(classificationLabel(b)));
+  return [...list].sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0) || compareNames(classificationLabel(a), classificationLabel(b)));
 }
 
 const MAX_THUMBNAIL_BYTES = 512 * 1024;
@@ -614,14 +617,6 @@ function recordTooltip(r: RecordRow): vscode.MarkdownString {
     ['Created', r.createdOn],
     ['Id', r.id],
   ];
-  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${label === 'Modified' || label === 'Created' ? readableTime(String(value)) : code(String(value))}  \n`);
+  for (const [label, value] of rows) if (value) tip.appendMarkdown(`${label}: ${label === 'Modified' || label === 'Created' ? (readableTime(String(value)) ?? code(String(value))) : code(String(value))}  \n`);
   return tip;
-}
-
-/** `2025-10-11T18:15:56.824Z` as people read it, in their own time zone: `2025-10-11 20:15`. */
-function readableTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return code(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -69,3 +69,15 @@ export function renderEntry(entry: EntryDetail, origin: string): string {
   if (!entry.replay.possible) lines.push('', `_Replay is not possible: ${escapeMd(entry.replay.reason ?? 'unknown reason')}._`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The icon of a request row by its status class. The shape tells the class too, not the colour alone: a selected
+ * row draws its icon in the selection's colour, where a red and a green dot look the same.
+ */
+export function statusIcon(status: number): { id: string; color: string } {
+  if (status >= 200 && status < 300) return { id: 'pass-filled', color: 'charts.green' };
+  if (status >= 300 && status < 400) return { id: 'arrow-circle-right', color: 'charts.blue' };
+  if (status >= 400 && status < 500) return { id: 'error', color: 'charts.red' };
+  if (status >= 500) return { id: 'error', color: 'errorForeground' };
+  return { id: 'circle-slash', color: 'disabledForeground' };
+}

@@ -6,7 +6,7 @@ import { InspectorClient } from '../../api/inspector';
 import { curlCommand, damCommand, isStatusFilter, requestTarget, type EntrySummary, type Finding, type JournalFilter } from '../../core/inspector';
 import { Commands, ContextKeys, RequestViewContext, VIEW_EMULATOR_REQUESTS } from '../commandIds';
 import type { DamLog } from '../log';
-import { renderEntry } from './details';
+import { renderEntry, statusIcon } from './details';
 
 export type RequestNode =
   | { kind: 'entry'; entry: EntrySummary }
@@ -24,8 +24,12 @@ export interface InspectorHost {
 }
 
 const KEPT = 500;
+/**
+ * What the extension's own requests carry in their User-Agent (session.ts userAgent(): `dam-workbench/<version> vscode/…`;
+ * the CLI's is `dam-workbench-cli/…` and stays shown). The view hides them unless asked: a tree of thumbnails swamped it.
+ */
+export const OWN_CLIENT = 'dam-workbench/';
 const DETAILS_SCHEME = 'dam-request';
-const STATUS_COLOR: Record<string, string> = { '2': 'charts.green', '3': 'charts.blue', '4': 'charts.red', '5': 'errorForeground' };
 
 function statusLabel(status: number): string {
   return status === 0 ? '---' : String(status);
@@ -48,6 +52,8 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
   private entries: EntrySummary[] = [];
   private readonly nodes = new Map<number, RequestNode & { kind: 'entry' }>();
   private filter: JournalFilter = {};
+  /** Whether the extension's own requests (the DAM Explorer's pages and thumbnails) are listed too. */
+  private showOwn = false;
   private visible = false;
   private live: AbortController | undefined;
   private state: { message?: string; loading: boolean } = { loading: false };
@@ -104,7 +110,7 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
     let since: number | undefined;
     while (!signal.aborted && since === undefined) {
       try {
-        const page = await client.list(this.filter, 200, signal);
+        const page = await client.list(this.query(), 200, signal);
         this.entries = page.items;
         this.nodes.clear();
         since = page.lastId;
@@ -121,7 +127,7 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
     this.setMessage(undefined);
     this.host.fire();
     await client.follow(
-      this.filter,
+      this.query(),
       {
         onEntry: (entry) => this.add(entry),
         onDropped: (count) => this.setMessage(`${count} request(s) came faster than the view could take them; Refresh shows them.`),
@@ -145,6 +151,22 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
       this.redraw = undefined;
       this.host.fire();
     }, 100);
+  }
+
+  /** The filter as the journal is asked: the user's, and the extension's own requests left out unless shown. */
+  private query(): JournalFilter {
+    return this.showOwn ? this.filter : { ...this.filter, hideClient: OWN_CLIENT };
+  }
+
+  get showsOwnRequests(): boolean {
+    return this.showOwn;
+  }
+
+  /** Lists the extension's own requests too, or hides them again (the default). */
+  setShowOwn(show: boolean): void {
+    if (show === this.showOwn) return;
+    this.showOwn = show;
+    this.refresh();
   }
 
   private setMessage(text: string | undefined): void {
@@ -178,7 +200,10 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
       if (!this.origin) return [{ kind: 'message', text: 'No emulator to inspect', detail: 'Start the local emulator, or point the view at one with “Inspect Emulator at…”.' }];
       if (this.state.loading) return [{ kind: 'message', text: 'Loading the request journal…' }];
       if (this.entries.length === 0 && this.state.message) return [{ kind: 'message', text: this.state.message }];
-      if (this.entries.length === 0) return [{ kind: 'message', text: Object.values(this.filter).some(Boolean) ? 'No request matches the filter' : 'No requests yet', detail: 'Requests to the emulator appear here as they arrive.' }];
+      if (this.entries.length === 0) {
+        const own = this.showOwn ? '' : " The extension's own requests are hidden (Filter → Show the extension's own requests).";
+        return [{ kind: 'message', text: Object.values(this.filter).some(Boolean) ? 'No request matches the filter' : 'No requests yet', detail: `Requests to the emulator appear here as they arrive.${own}` }];
+      }
       return this.entries.map((e) => this.entryNode(e));
     }
     if (node.kind === 'entry') return node.entry.findings.map((finding, index) => ({ kind: 'finding', entry: node.entry, finding, index }));
@@ -219,7 +244,8 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
     const refuse = e.findings.filter((f) => f.severity === 'refuse').length;
     const findings = e.findings.length ? ` · ${e.findings.length} finding${e.findings.length > 1 ? 's' : ''}${refuse ? ` (${refuse} refused)` : ''}` : '';
     item.description = `${Math.round(e.durationMs)} ms · ${e.client ?? 'no User-Agent'}${findings}`;
-    item.iconPath = new vscode.ThemeIcon(e.status === 0 ? 'circle-slash' : 'circle-filled', new vscode.ThemeColor(STATUS_COLOR[String(e.status)[0]] ?? 'disabledForeground'));
+    const icon = statusIcon(e.status);
+    item.iconPath = new vscode.ThemeIcon(icon.id, new vscode.ThemeColor(icon.color));
     const tip = new vscode.MarkdownString(undefined, false);
     tip.appendText(`#${e.id} · ${new Date(e.time).toLocaleTimeString()} · ${label}\n`);
     for (const f of e.findings) tip.appendMarkdown(`\n- **${f.code}** `).appendText(`${f.message}${f.advice ? ` → ${f.advice}` : ''}`);
@@ -244,12 +270,19 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
     return { client: this.client, origin: this.origin, entry };
   }
 
-  async showDetails(arg?: unknown): Promise<vscode.TextEditor | undefined> {
+  /** Shows an entry's details rendered (VS Code's Markdown preview: HTML sanitised, no scripts; bodies are fenced) and returns the document. */
+  async showDetails(arg?: unknown): Promise<vscode.TextDocument | undefined> {
     const { origin, entry } = this.need(arg);
     const uri = detailsUri(origin, entry.id);
     this.docChanged.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+    const previewed = await vscode.commands.executeCommand('markdown.showPreview', uri).then(
+      () => true,
+      () => false,
+    );
+    // Without the built-in Markdown extension (disabled by the user), the source is still readable.
+    if (!previewed) await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+    return doc;
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -354,6 +387,14 @@ export class RequestsView implements vscode.TreeDataProvider<RequestNode>, vscod
       },
       { label: '$(warning) Only requests with findings', description: f.withFindings ? 'active' : undefined, apply: () => ({ ...f, withFindings: !f.withFindings || undefined }) },
       { label: '$(clear-all) Clear filter', apply: () => ({}) },
+      {
+        label: this.showOwn ? "$(eye-closed) Hide the extension's own requests" : "$(eye) Show the extension's own requests",
+        description: this.showOwn ? 'shown now' : 'hidden now: the DAM Explorer’s pages and thumbnails',
+        apply: () => {
+          this.setShowOwn(!this.showOwn);
+          return undefined;
+        },
+      },
     ];
     const pick = await vscode.window.showQuickPick(items, { title: 'Filter emulator requests', placeHolder: 'Show only…' });
     const next = await pick?.apply();

@@ -1,11 +1,13 @@
 // Streams every page of a query to a CSV or JSON file without rendering anything: each page is
 // written as it arrives, so memory stays at one page however many results there are.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import type { DamClient } from '../../api/client';
 import { Pager } from './pager';
 import type { QueryRequest } from './request';
-import { CSV_COLUMNS, csvLine, csvRecordLine } from './rows';
+import { csvLine, csvRecordLine, exportColumns, recordCells } from './rows';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -18,7 +20,11 @@ async function write(stream: WriteStream, chunk: string): Promise<void> {
   if (!stream.write(chunk)) await once(stream, 'drain');
 }
 
-/** Writes every result to `file`; resolves with the number of rows written. An abort leaves a partial file and rejects. */
+/**
+ * Writes every result to `file`; resolves with the number of rows written. An abort leaves a partial file and rejects.
+ * A records CSV has a column for every property and field value any row carries: the rows go to a scratch file
+ * first (memory stays at one page) while the columns are collected, then the CSV is written from it.
+ */
 export async function exportResults(
   client: DamClient,
   request: QueryRequest,
@@ -26,22 +32,29 @@ export async function exportResults(
   file: string,
   options: { pageSize?: number; signal?: AbortSignal; onProgress?: (p: ExportProgress) => void } = {},
 ): Promise<number> {
-  const pager = new Pager(client, request, options.pageSize ?? 100, options.signal);
-  const stream = createWriteStream(file, { encoding: 'utf8' });
+  const allColumns = format === 'csv' && request.target !== 'classifications';
+  const pager = new Pager(client, request, options.pageSize ?? 100, options.signal, allColumns ? { plain: true, select: { resources: { record: ['fields'] } } } : {});
+  const scratch = `${file}.rows.part`;
+  const stream = createWriteStream(allColumns ? scratch : file, { encoding: 'utf8' });
   const closed = new Promise<void>((resolve, reject) => {
     stream.once('close', resolve);
     stream.once('error', reject);
   });
+  const columns = new Set<string>();
   let written = 0;
   try {
-    if (format === 'csv') await write(stream, csvLine(request.target === 'classifications' ? ['id', 'name', 'type', 'namePath', 'createdOn', 'modifiedOn'] : CSV_COLUMNS));
-    else await write(stream, '[');
+    if (format === 'csv' && !allColumns) await write(stream, csvLine(['id', 'name', 'type', 'namePath', 'createdOn', 'modifiedOn'])); // classifications
+    else if (format === 'json') await write(stream, '[');
     while (!pager.done) {
       options.signal?.throwIfAborted();
       const page = await pager.next();
       let chunk = '';
       for (const item of page.items) {
-        if (format === 'csv') chunk += csvRecordLine(item, request.target);
+        if (allColumns) {
+          const cells = recordCells(item);
+          for (const name of Object.keys(cells)) columns.add(name);
+          chunk += `${JSON.stringify(cells)}\n`;
+        } else if (format === 'csv') chunk += csvRecordLine(item, request.target);
         else chunk += `${written === 0 ? '\n' : ',\n'}${JSON.stringify(stripLinks(item))}`;
         written++;
       }
@@ -54,7 +67,36 @@ export async function exportResults(
     await pager.dispose();
     await closed;
   }
+  if (allColumns) {
+    try {
+      await writeCsvFrom(scratch, file, exportColumns(columns), options.signal);
+    } finally {
+      await rm(scratch, { force: true });
+    }
+  }
   return written;
+}
+
+/** The CSV from the scratch file of named cells: the header, then one line per row with every column. */
+async function writeCsvFrom(scratch: string, file: string, columns: string[], signal?: AbortSignal): Promise<void> {
+  const out = createWriteStream(file, { encoding: 'utf8' });
+  const closed = new Promise<void>((resolve, reject) => {
+    out.once('close', resolve);
+    out.once('error', reject);
+  });
+  try {
+    await write(out, csvLine(columns));
+    const lines = createInterface({ input: createReadStream(scratch, { encoding: 'utf8' }), crlfDelay: Infinity });
+    for await (const line of lines) {
+      signal?.throwIfAborted();
+      if (!line) continue;
+      const cells = JSON.parse(line) as Record<string, string>;
+      await write(out, csvLine(columns.map((c) => cells[c] ?? '')));
+    }
+  } finally {
+    out.end();
+    await closed;
+  }
 }
 
 /** HAL links carry the service's addresses and tokens in download URIs: an export keeps the data only. */

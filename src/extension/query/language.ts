@@ -164,7 +164,10 @@ export class QueryLanguage implements vscode.Disposable {
     );
     const message = `Exported ${rows.toLocaleString()} rows to ${basename(target.fsPath)}`;
     this.results.notifyExported(message);
-    vscode.window.setStatusBarMessage(message, 5000);
+    // Not awaited: the command returns once the file is written, whether or not the button is used.
+    void vscode.window.showInformationMessage(`DAM: ${message}.`, 'Open File').then((choice) => {
+      if (choice === 'Open File') void vscode.commands.executeCommand('vscode.open', target);
+    });
     this.deps.log.info(`${message} (${target.fsPath})`);
     return { file: target.fsPath, rows };
   }

@@ -1,6 +1,7 @@
 // Pages of a query's results, fetched one at a time on demand: cursor paging for records, page
 // numbers for classifications. The panel and the exporter both read from it.
 import type { DamClient } from '../../api/client';
+import type { SearchQuery } from '../../api/search';
 import type { QueryRequest } from './request';
 import { searchQueryOf } from './request';
 
@@ -18,8 +19,9 @@ export class Pager {
   totalCount: number | null = null;
   fetched = 0;
 
-  constructor(client: DamClient, readonly request: QueryRequest, pageSize: number, signal?: AbortSignal) {
-    const query = searchQueryOf(request, pageSize, signal);
+  /** `read`: how the items are asked for beyond the request (the CSV export wants plain JSON with the field values). */
+  constructor(client: DamClient, readonly request: QueryRequest, pageSize: number, signal?: AbortSignal, read: Pick<SearchQuery, 'plain' | 'select'> = {}) {
+    const query = { ...searchQueryOf(request, pageSize, signal), ...read };
     this.pages = request.target === 'classifications' ? client.search.classificationPages(query) : client.search.recordPages(query);
   }
 

@@ -118,6 +118,26 @@ describe('DAM Explorer', function () {
     assert.ok(!all.some((c) => c.kind === 'loadMore'), 'Load more remains after loading all');
   });
 
+  it('sorts records by title as people read names (case aside, numbers by value)', async () => {
+    const provider = dam.explorer.provider;
+    const client = dam.connections.session!.client;
+    const name = `names-${Date.now()}`;
+    const cls = await client.classifications.create({ name });
+    for (const title of ['Vivid 10', 'big', 'Vivid 2', 'notes', 'Alpha']) {
+      await client.records.create({ title, contentType: 'Document', classifications: { addOrUpdate: [{ id: cls.id }] } });
+    }
+    await vscode.workspace.getConfiguration('dam').update('explorer.pageSize', 10, vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('dam.explorer.refresh');
+      const node = (await provider.getChildren()).find((n): n is Cls => n.kind === 'classification' && n.id === cls.id);
+      assert.ok(node, 'the new root classification is listed');
+      const titles = (await provider.getChildren(node)).filter((n): n is Rec => n.kind === 'record').map((n) => n.record.title);
+      assert.deepEqual(titles, ['Alpha', 'big', 'notes', 'Vivid 2', 'Vivid 10']);
+    } finally {
+      await vscode.workspace.getConfiguration('dam').update('explorer.pageSize', 5, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('refreshes a classification and keeps its node identity', async () => {
     const provider = dam.explorer.provider;
     const root = (await provider.getChildren()).find((n): n is Cls => n.kind === 'classification')!;

@@ -161,8 +161,13 @@ describe('File commands', function () {
         ],
       }),
     );
+    // The record's badge is looked at before (as a row on screen does) and must follow the published result.
+    const decorations = dam.explorer.decorations;
+    const before = await decorations.lookUpRecord(imageRecordId);
     const outcome = await vscode.commands.executeCommand<PublishOutcome>('dam.checks.publish', { file: vscode.Uri.file(file), recordId: imageRecordId, mode: 'publish' });
     assert.ok(outcome);
+    assert.notDeepEqual(before, await decorations.lookUpRecord(imageRecordId), 'the record badge is read again after Publish Check Result');
+    assert.equal((await decorations.lookUpRecord(imageRecordId))?.color, 'red');
     assert.equal(outcome.findings, 3);
     assert.deepEqual(outcome.badge, { color: 'red', count: 2, label: '2' }, 'rollup: one fail + one warning');
 

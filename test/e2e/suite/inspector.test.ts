@@ -53,8 +53,10 @@ describe('Emulator Requests view', function () {
     assert.equal(res.status, 400);
     const entry = await arrived(Number(res.headers.get('dam-emulator-request-id')));
     assert.equal(entry.findings[0].code, 'DE1003');
-    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('dam.inspector.showDetails', entry.id);
-    const text = editor.document.getText();
+    const document = await vscode.commands.executeCommand<vscode.TextDocument>('dam.inspector.showDetails', entry.id);
+    const text = document.getText();
+    // Shown rendered (the Markdown preview), not as Markdown source in a text editor.
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === document.uri.toString()), 'the details open as a preview, not as source');
     assert.match(text, /^# 400 GET \/api\/core\/languages/);
     assert.match(text, /\*\*Refuse\*\* `DE1003`/);
     assert.match(text, /Send instead: Send API-Version: 1\./);

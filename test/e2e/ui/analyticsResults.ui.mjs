@@ -1,7 +1,8 @@
 // Analytics results as people read them (issue 21, item 10): a time bucket shows once (Cube answers it under
 // the member's name and under its bucket name), as a month rather than a raw ISO timestamp, and a pie of
 // twelve slices uses twelve different colours. Headers are words (`Download date (month)`), the members' names
-// in their tooltips.
+// in their tooltips. After Run the results scroll into view with the focus and the row count announced; counts are
+// grouped as the chart's axis writes them (issue 27, item 12).
 import { activeWebview, pick, runCommand } from './workbench.mjs';
 
 export const title = 'analytics results: one readable date column, a pie with no repeated colour';
@@ -13,6 +14,20 @@ export default async function run({ page, screenshot }) {
   const panel = activeWebview(page);
   await panel.locator('#run').click();
   await panel.locator('#run-status', { hasText: 'rows fetched' }).waitFor({ state: 'visible', timeout: 60_000 });
+  // After Run something visibly happens: the results come into view with the focus, and the count is announced.
+  await panel.locator('#run-announcement', { hasText: /rows? fetched/ }).waitFor({ state: 'attached', timeout: 30_000 });
+  const focused = await panel.locator('body').evaluate(() => document.activeElement?.id ?? '');
+  if (focused !== 'run-status') throw new Error(`after Run the focus is on '${focused}', not on the results`);
+  const inView = await panel.locator('#run-status').evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  if (!inView) throw new Error('after Run the results are out of view');
+  // Measures read as the chart's axis writes them (the locale's grouping), the raw value in the tooltip.
+  const counts = await panel.locator('.tbody .tr').evaluateAll((rows) => rows.map((r) => [r.children[1]?.textContent ?? '', r.children[1]?.getAttribute('title') ?? '']));
+  const format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+  const unformatted = counts.filter(([text, raw]) => text !== format.format(Number(raw)));
+  if (counts.length === 0 || unformatted.length) throw new Error(`counts are not grouped as the chart's axis: ${JSON.stringify(unformatted.slice(0, 3))}`);
 
   // Headers in words; the member's own name in the tooltip.
   const headerCells = panel.locator('[role="columnheader"]');

@@ -1,5 +1,6 @@
-// A person saves the emulator's state, changes the tenant, restores the saved state from the quick pick of saved
-// states, and sees the tree as it was: the classification added after saving is gone without a restart.
+// A person saves the emulator's state (saving again under that name asks before replacing it), changes the tenant,
+// restores the saved state from the quick pick of saved states after confirming, and sees the tree as it was: the
+// classification added after saving is gone without a restart.
 import { URLSearchParams } from 'node:url';
 import { openViewContainer, runCommand, viewRows } from './workbench.mjs';
 
@@ -74,6 +75,18 @@ export default async function run({ page, screenshot }) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   await notified(page, /Saved the emulator state as 'before-ui-change' \(\d+ records\)/);
 
+  // Saving again under the same name asks before replacing it; Cancel keeps the saved state.
+  await runToInput(page, 'DAM: Save Emulator State…', 'Save Emulator State');
+  await input.fill('before-ui-change');
+  await page.keyboard.press('Enter');
+  const replace = page.locator('.monaco-dialog-box');
+  await replace.waitFor({ state: 'visible', timeout: 30_000 });
+  const replaceText = await replace.innerText();
+  if (!/Replace the saved state 'before-ui-change'\?/.test(replaceText) || !/records/.test(replaceText)) throw new Error(`the replace confirmation says: ${replaceText}`);
+  await screenshot('emulator-state-save-replace');
+  await replace.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+  await replace.waitFor({ state: 'hidden' });
+
   await runToInput(page, 'DAM: Restore Emulator State…', 'Restore Emulator State');
   const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'before-ui-change' });
   await item.first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -91,6 +104,13 @@ export default async function run({ page, screenshot }) {
   await item.first().waitFor({ state: 'visible', timeout: 60_000 });
   await screenshot('emulator-state-restore-pick');
   await item.first().click();
+  // Restore replaces the tenant: it asks first, naming the state and what is lost; Cancel changes nothing.
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+  const asked = await dialog.innerText();
+  if (!/Restore the emulator state 'before-ui-change'\?/.test(asked) || !/everything changed since then is lost/.test(asked)) throw new Error(`the restore confirmation says: ${asked}`);
+  await screenshot('emulator-state-restore-confirm');
+  await dialog.locator('.monaco-button', { hasText: 'Restore' }).first().click();
   // The tree refreshes by itself after the restore: the classification added after saving is gone.
   await added.first().waitFor({ state: 'detached', timeout: 60_000 });
   await viewRows(page).first().waitFor({ state: 'visible', timeout: 60_000 });

@@ -4,7 +4,7 @@
 // menu gives a command that, run in a shell, gets the same 400 and the same finding.
 import { spawnSync } from 'node:child_process';
 import { startEmulatorProcess } from '../harness.mjs';
-import { openViewContainer, runCommand } from './workbench.mjs';
+import { activeWebview, openViewContainer, runCommand } from './workbench.mjs';
 
 export const title = 'Emulator Requests view: a failing request shows its finding, and Copy as curl reproduces it';
 
@@ -50,12 +50,28 @@ export default async function run({ page, context, url: workbenchUrl, screenshot
     await page.getByRole('treeitem', { name: /pageSize 500 is above the cap of 100/ }).waitFor({ state: 'visible' });
 
     // Its details: a read-only document saying what to send instead.
+    // Rendered (the Markdown preview), not as Markdown source with escape marks.
     await row.click();
-    await page.locator('.monaco-editor .view-lines', { hasText: 'Send instead: Send API-Version: 1.' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const details = activeWebview(page);
+    await details.locator('h1', { hasText: '400 GET /api/core/records?pageSize=500' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await details.locator('li', { hasText: 'Send instead: Send API-Version: 1.' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const shown = await details.locator('body').innerText();
+    if (/\\[?#_*`]|^#\s/m.test(shown)) throw new Error(`the details show Markdown marks: ${shown.slice(0, 300)}`);
+    // Every refusal looks the same in the list, 401 as 400 and 404: the error icon, red.
+    await fetch(`${emulator.url}/api/core/languages`, { headers: { 'User-Agent': 'my-integration/2.1', Accept: 'application/json', 'API-Version': '1' } });
+    const unauthorised = page.getByRole('treeitem', { name: /status 401, GET \/api\/core\/languages/ });
+    await unauthorised.waitFor({ state: 'visible', timeout: 30_000 });
+    for (const r of [row, unauthorised]) {
+      const cls = (await r.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '';
+      if (!cls.includes('codicon-error')) throw new Error(`a refused request's row has the icon '${cls}', not the error icon`);
+    }
     await screenshot('inspector');
 
     // Copy as curl from the row's context menu, run in a shell: the same refusal.
     // The menu is worked with the keyboard, as its items answer a click only after the opening mouse-up.
+    // The pointer leaves the list first: the rows moved under it (the 401 came in) and a row's hover would cover this one.
+    await page.mouse.move(900, 600);
+    await page.locator('.context-view .monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
     await row.click({ button: 'right' });
     const items = page.locator('.context-view .action-label:not(.separator)');
     await items.first().waitFor({ state: 'visible' });

@@ -1,7 +1,7 @@
 // The spec's rollup rule for check-result badges, as a table, and how a version's results combine.
 import { strict as assert } from 'node:assert';
 import { rollup } from '../../../src/api/rollup';
-import { badgeText, combineBadges, resultBadge } from '../../../src/extension/explorer/badges';
+import { badgeMeaning, badgeText, combineBadges, resultBadge } from '../../../src/extension/explorer/badges';
 import type { FindingView, Outcome } from '../../../src/extension/explorer/nodes';
 
 const findings = (...outcomes: Outcome[]): FindingView[] => outcomes.map((outcome, i) => ({ occurrence: i + 1, finding: `f${i}`, outcome }));
@@ -54,5 +54,15 @@ describe('check-result badges', () => {
         assert.deepEqual(badge && { color: badge.color, count: badge.count }, shared && { color: shared.color, count: shared.count }, `${outcome} ${mix.join(',')}`);
       }
     }
+  });
+
+  it('says what each badge means in words: its character, its colour and what it counts (the legend)', () => {
+    const meaning = (outcome: Outcome | null, ...list: Outcome[]) => badgeMeaning(resultBadge({ outcome, findings: findings(...list) })!);
+    assert.equal(meaning(null, 'fail', 'warning'), '2 in red: a check failed; the number counts failures and warnings');
+    assert.equal(meaning(null, 'warning'), '1 in orange: warnings, nothing failed; the number counts warnings');
+    assert.equal(meaning(null, 'pass', 'pass'), '2 in green: the checks passed; the number counts passes');
+    assert.equal(meaning('fail'), '! in red: a check failed');
+    assert.equal(meaning('pass'), '✓ in green: the checks passed');
+    assert.equal(meaning(null, 'info'), 'i: information only, nothing passed or failed');
   });
 });

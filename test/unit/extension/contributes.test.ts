@@ -67,6 +67,11 @@ describe('package.json contributions', () => {
     assert.ok(Object.values(c.views).flat().some((v) => v.id === VIEW_EXPLORER));
   });
 
+  it('keeps the Check Results view folded until results are shown: its welcome text must not take half the side bar', () => {
+    const view = Object.values(c.views).flat().find((v) => v.id === VIEW_CHECK_RESULTS) as { id: string; visibility?: string } | undefined;
+    assert.equal(view?.visibility, 'collapsed');
+  });
+
   it('never declares a setting that could hold a secret', () => {
     for (const key of Object.keys(c.configuration.properties)) assert.doesNotMatch(key, /secret|password|token/i);
   });

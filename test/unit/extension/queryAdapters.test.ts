@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from '../../../src/core/search';
 import { analyticsJsonSchema } from '../../../src/extension/analytics/analyticsJsonSchema';
 import { requestOf, searchQueryOf } from '../../../src/extension/query/request';
-import { csvLine, csvRecordLine, rowOf } from '../../../src/extension/query/rows';
+import { csvLine, csvRecordLine, exportColumns, recordCells, rowOf } from '../../../src/extension/query/rows';
 
 function only(text: string) {
   const { sections } = parseDocument(text);
@@ -59,6 +59,33 @@ describe('result rows and CSV', () => {
   it('writes records in the export column order', () => {
     const line = csvRecordLine({ id: 'r1', title: 'Harbour, at dusk', contentType: 'Image', status: 'Approved', createdOn: '2024-01-01T00:00:00Z', modifiedOn: '2024-02-01T00:00:00Z', other: 'x' }, 'records');
     assert.equal(line, 'r1,"Harbour, at dusk",Image,Approved,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z\r\n');
+  });
+
+  it('exports every property and each field value of a record as its own named cell', () => {
+    const cells = recordCells({
+      id: 'r1',
+      title: 'Harbour',
+      fileCount: 2,
+      masterFileLatestVersion: { id: 'v1' },
+      _links: { self: { href: 'x' } },
+      fields: {
+        items: [
+          { fieldName: 'Keywords', localizedValues: [{ languageId: 'en', values: ['sea', 'dusk'] }] },
+          { fieldName: 'Channel', localizedValues: [{ languageId: 'en', values: [{ id: 'o1', name: 'web', label: 'Web' }] }] },
+          { fieldName: 'Caption', localizedValues: [{ languageId: 'en', value: 'At dusk' }, { languageId: 'de', value: 'In der Dämmerung' }] },
+        ],
+      },
+    });
+    assert.deepEqual(cells, {
+      id: 'r1',
+      title: 'Harbour',
+      fileCount: '2',
+      masterFileLatestVersion: '{"id":"v1"}',
+      'field: Keywords': 'sea; dusk',
+      'field: Channel': 'Web',
+      'field: Caption': 'At dusk; In der Dämmerung',
+    });
+    assert.deepEqual(exportColumns(['fileCount', 'id', 'field: Keywords', 'title']), ['id', 'title', 'contentType', 'status', 'createdOn', 'modifiedOn', 'fileCount', 'field: Keywords']);
   });
 
   it('makes table rows for records and classifications', () => {

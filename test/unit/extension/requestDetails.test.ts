@@ -1,7 +1,7 @@
 // The Emulator Requests details document: findings first, bodies fenced so they cannot break out, reproduction last.
 import { strict as assert } from 'node:assert';
 import type { EntryDetail } from '../../../src/core/inspector';
-import { renderEntry } from '../../../src/extension/inspector/details';
+import { renderEntry, statusIcon } from '../../../src/extension/inspector/details';
 
 const entry: EntryDetail = {
   id: 7,
@@ -39,5 +39,11 @@ describe('request details document', () => {
     assert.match(text, /_10 bytes of image\/png, not kept_/);
     assert.match(text, /## Reproduce\n\n`{4}sh\ncurl -sS -i -g -X POST /);
     assert.match(text, /dam search '```' --page-size 500 --url http:\/\/127\.0\.0\.1:7070/);
+  });
+
+  it('gives every 4xx (401 too) the same error icon and colour, and each class a shape of its own', () => {
+    for (const status of [400, 401, 403, 404, 409, 429]) assert.deepEqual(statusIcon(status), { id: 'error', color: 'charts.red' }, String(status));
+    const shapes = new Set([200, 302, 404, 0].map((s) => statusIcon(s).id));
+    assert.equal(shapes.size, 4, 'success, redirect, refusal and no answer look different even without colour');
   });
 });
