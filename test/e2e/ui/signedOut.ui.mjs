@@ -18,6 +18,9 @@ export default async function run({ page, screenshot }) {
   }
   await screenshot('signed-out-welcome');
   await again.click();
+  // Sign Out forgot the client secret: Sign In Again asks for it.
+  await page.locator('.quick-input-widget input').fill('dam-emulator-secret');
+  await page.keyboard.press('Enter');
   await viewRows(page).first().waitFor({ state: 'visible', timeout: 60_000 });
   if (await sidebar.locator('.pane-header', { hasText: 'Signed out of' }).isVisible().catch(() => false)) throw new Error('the signed-out note stays after signing in');
 }
