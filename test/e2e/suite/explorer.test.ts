@@ -243,7 +243,9 @@ describe('DAM Explorer', function () {
     assert.deepEqual(pngSize(bytes), { width: image.width, height: image.height });
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.equal((tab?.input as { uri?: vscode.Uri } | undefined)?.uri?.toString(), uri.toString());
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new Uint8Array([1]))), (err: unknown) => err instanceof vscode.FileSystemError && err.code === 'NoPermissions');
+    // The dam: file system now has writable record documents, so VS Code no longer refuses every write up front:
+    // a write to a thumbnail is refused by the provider (or by VS Code's folder check before it), never taken.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new Uint8Array([1]))), (err: unknown) => err instanceof vscode.FileSystemError);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
