@@ -54,7 +54,7 @@ describe('dam emulator snapshot and reset', function () {
   it('says what went wrong: an unknown snapshot, a bad name, a bad address, no emulator there', async () => {
     const unknown = await dam('emulator', 'snapshot', 'restore', 'never-saved');
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /404: No snapshot with id 'never-saved' was found/);
+    assert.match(unknown.stderr, /No snapshot with id 'never-saved' was found\. \(HTTP 404\)/);
     const badName = await dam('emulator', 'snapshot', 'save', 'a/b');
     assert.equal(badName.code, 1);
     assert.match(badName.stderr, /is not a snapshot name/);
@@ -62,7 +62,7 @@ describe('dam emulator snapshot and reset', function () {
     assert.equal(badUrl.code, 2);
     const nobody = await runDam(['emulator', 'snapshot', 'list', '--url', 'http://127.0.0.1:9']);
     assert.equal(nobody.code, 1);
-    assert.match(nobody.stderr, /GET http:\/\/127\.0\.0\.1:9\/_emulator\/snapshots failed/);
+    assert.match(nobody.stderr, /No DAM service answers at http:\/\/127\.0\.0\.1:9/);
     const missingName = await dam('emulator', 'snapshot', 'save');
     assert.equal(missingName.code, 2);
   });

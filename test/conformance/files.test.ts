@@ -201,7 +201,8 @@ describeEachBackend('files: versions, downloads, previews', { seed: 'demo', cloc
       recordId = (await client().files.createRecordFromUpload({ token, title: 'Notes' })).id;
       const version = (await client().files.latestVersion(recordId))!;
       assert.equal(version.hasImage, false);
-      assert.equal(version.width, null);
+      // Left out rather than null: typed clients cannot load a null where a number belongs (real-service-notes).
+      assert.equal(version.width, undefined);
       assert.equal(version.mimeType, 'text/plain');
     });
 
