@@ -108,7 +108,31 @@ function defaultPolicy(url: string): HeaderPolicy {
 
 /** JSON Schema of a zod schema as a request reads it (unknown members are ignored, defaults optional). */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  return z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return inlineDefinitions(z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Record<string, unknown>);
+}
+
+/**
+ * A recursive zod schema (a search expression's `subExpressions`) comes with `definitions` and `#/definitions/…`
+ * references, which the route's schema cannot carry into the OpenAPI document (the swagger plugin points them at
+ * components that do not exist). The document inlines each definition once and describes the nested repeat in words;
+ * requests are validated by zod, not by this schema.
+ */
+function inlineDefinitions(json: Record<string, unknown>): Record<string, unknown> {
+  const defs = json.definitions as Record<string, unknown> | undefined;
+  if (!defs) return json;
+  const { definitions: _omit, ...rest } = json;
+  const walk = (node: unknown, seen: ReadonlySet<string>): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, seen));
+    if (!node || typeof node !== 'object') return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/definitions/')) {
+      const name = ref.slice('#/definitions/'.length);
+      if (seen.has(name) || !(name in defs)) return { type: 'object', description: 'The same shape, nested' };
+      return walk(defs[name], new Set([...seen, name]));
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, seen)]));
+  };
+  return walk(rest, new Set()) as Record<string, unknown>;
 }
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: jsonSchema(ErrorBodySchema, 'output') } } });
