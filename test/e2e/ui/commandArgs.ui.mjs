@@ -4,7 +4,7 @@
 // under the cursor. No error may reach the notification centre.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { notificationMessages, openFile, quickInputTitle, treeRow, viewTitleAction, waitForOutputChannel } from './workbench.mjs';
+import { expandPane, notificationMessages, openFile, quickInputTitle, treeRow, viewTitleAction, waitForOutputChannel } from './workbench.mjs';
 
 export const title = 'title-bar and menu commands with a tree item selected: Find, Refresh, Switch, Connect, Log, Run';
 export const workbench = 'emulator';
@@ -47,6 +47,7 @@ export default async function run({ page, screenshot, workspace }) {
   await page.keyboard.press('Escape');
   await overflowAction(page, 'DAM Explorer', 'Show Log');
   await waitForOutputChannel(page, 'DAM');
+  await expandPane(page, 'Check Results');
   await (await viewTitleAction(page, 'Check Results', 'Refresh Check Results')).click();
   await assertNoErrors(page, 'after the title-bar commands');
 

@@ -122,7 +122,7 @@ export default async function run({ page, screenshot }) {
 
     // Back to the welcome: its link opens the README's section on connections, not the log.
     await page.locator('.part.sidebar .welcome-view-content a', { hasText: 'connections' }).click();
-    await page.locator('.tabs-container .tab', { hasText: /Preview README/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.tabs-container .tab', { hasText: /Preview (README|readme)/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
   } finally {
     await emulator.stop();
   }

@@ -5,7 +5,7 @@
 // and a check published for the first time shows its name, not "Check f33c…".
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contextMenu, expand, findInDam, openFile, pick, rowAt, runCommand, treeRow, treeRows } from './workbench.mjs';
+import { contextMenu, expand, expandPane, findInDam, openFile, pick, rowAt, runCommand, treeRow, treeRows } from './workbench.mjs';
 
 export const title = 'names instead of ids: tree rows, tab, breadcrumbs, Check Results, a new check; Find ranks the exact title first';
 export const workbench = 'emulator';
@@ -17,7 +17,8 @@ function assertNoIds(what, text) {
 }
 
 export default async function run({ page, screenshot, workspace }) {
-  // The empty Check Results view explains itself.
+  // The empty Check Results view explains itself (it starts folded: unfold it).
+  await expandPane(page, 'Check Results');
   const checkPane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Check Results' }) }).first();
   await checkPane.getByText('The check results of a file version show here').waitFor({ state: 'visible', timeout: 15_000 });
 

@@ -42,7 +42,7 @@ export default async function run({ page, screenshot }) {
   // (Tab would move between the date's own parts: leave the field as a click elsewhere does.)
   await form.locator('#durationDays').focus();
   await form.locator('#durationDays').blur();
-  await form.locator('#err-duration').filter({ hasText: 'Enter two of begin, end and duration' }).waitFor({ state: 'visible', timeout: 15_000 });
+  await form.locator('#err-duration').filter({ hasText: 'Enter the duration' }).waitFor({ state: 'visible', timeout: 15_000 });
   if ((await form.locator('#durationDays').getAttribute('aria-invalid')) !== 'true') throw new Error('the duration is not marked invalid');
   await form.locator('#beginDate').focus();
   await form.locator('#beginDate').blur();

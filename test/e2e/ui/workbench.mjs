@@ -261,3 +261,10 @@ export async function resetWorkbench(page) {
   const collapse = page.locator('.part.sidebar .pane-header', { hasText: 'DAM Explorer' }).locator('.action-label[aria-label^="Collapse All"]');
   if (await collapse.isVisible().catch(() => false)) await collapse.click();
 }
+
+/** Unfolds a side-bar view by its title when it is folded (Check Results starts folded). */
+export async function expandPane(page, title) {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: title }).first();
+  await header.waitFor({ state: 'visible', timeout: 15_000 });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+}
