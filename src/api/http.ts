@@ -3,7 +3,10 @@
 // 429/5xx, timeouts, and zod at the boundary.
 import type { z } from 'zod';
 import { ApiError, ErrorBodySchema, NetworkError, ResponseShapeError, excerpt, redact } from './errors';
-import { RequestPacer, type PacingOptions } from './pacing';
+import { RequestPacer, abortableSleep, type PacingOptions } from './pacing';
+
+// The one abortable sleep (pacing.ts holds it, as this module imports that one); callers keep importing it from here.
+export { abortableSleep };
 import type { Endpoints } from './profile';
 
 /** Hands out bearer tokens for requests (api/auth.ts implements it for each OAuth flow). */
@@ -154,20 +157,6 @@ export function retryDelay(attempt: number, retryAfterMs: number | undefined, po
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 let defaultFetch: Promise<FetchLike> | undefined;
 /** node-fetch 3 is ESM-only, so it is loaded on first use rather than at import time. */
