@@ -66,7 +66,8 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     const res = await api('/api/core/records?pageSize=500', { 'API-Version': undefined });
     assert.equal(res.status, 400);
     const header = parseFindingsHeader(res.headers.get('dam-emulator-findings'));
-    assert.deepEqual(header.map((f) => `${f.code}:${f.severity}`), ['DE1003:refuse', 'DE2001:frown']);
+    // The burst findings (DE2050/DE2051) depend on how fast the suite has been sending; they are not this test's point.
+    assert.deepEqual(header.filter((f) => !f.code.startsWith('DE205')).map((f) => `${f.code}:${f.severity}`), ['DE1003:refuse', 'DE2001:frown']);
     const id = Number(res.headers.get('dam-emulator-request-id'));
     const detail = await entry(env(), id);
     assert.equal(detail.status, 400);
@@ -258,7 +259,7 @@ describeEachBackend('request inspector', { seed: 'empty' }, (env) => {
     const answer = (await replay.json()) as { replayOf: number; status: number; entry: EntrySummary };
     assert.equal(answer.status, 400);
     assert.equal(answer.entry.replayOf, id);
-    assert.deepEqual(answer.entry.findings.map((f) => f.code), ['DE1004']);
+    assert.deepEqual(answer.entry.findings.map((f) => f.code).filter((c) => !c.startsWith('DE205')), ['DE1004']);
     assert.deepEqual(answer.entry.caller, { clientId: 'dam-emulator', userId: 1 });
     const ok = await api('/api/core/languages');
     const replayedOk = (await (await fetch(`${env().url}/_emulator/requests/${ok.headers.get('dam-emulator-request-id')}/replay`, { method: 'POST' })).json()) as { status: number };
