@@ -1,8 +1,15 @@
 // The one runner of record changes: runs a list of jobs with bounded concurrency, reports progress, stops on cancel,
-// keeps going past one record's failure, and waits out a 429 the HTTP layer could not absorb. Pacing is a parameter
-// (`pace`), so a tenant-wide limiter can be plugged in without the runner knowing how it counts.
+// keeps going past one record's failure, and waits out a 429 the HTTP layer could not absorb.
+//
+// Pacing is the connection's own pacer (`client.http.pacer`), not a second limiter: every request a job sends already
+// takes a turn of it (rate, places in flight, a 429's pause), so the runner only never starts more jobs at once than
+// the pacer lets requests be in flight. More would not go faster: they would queue inside the pacer and hold their
+// records' turns there. A job thrown out with a 429 (the HTTP layer's retries used up) waits out its Retry-After (the
+// pacer, told of the 429 by the HTTP layer, holds every other request as long and slows down) and is tried again; a
+// record retried after a 429 is not a failure.
 import { abortableSleep } from './http';
 import { ApiError } from './errors';
+import type { RequestPacer } from './pacing';
 
 export interface BulkJob {
   recordId: string;
@@ -21,12 +28,12 @@ export interface BulkProgress {
 }
 
 export interface BulkRunOptions {
-  /** Jobs in flight at once (at least 1). */
+  /** Jobs in flight at once (at least 1; at most what `pacer` lets be in flight). */
   concurrency?: number;
+  /** The connection's pacer (`client.http.pacer`) the jobs' requests go through; it bounds `concurrency`. */
+  pacer?: RequestPacer;
   signal?: AbortSignal;
   onProgress?: (progress: BulkProgress) => void;
-  /** Awaited before each attempt: a pacing limiter's `acquire`. */
-  pace?: (signal?: AbortSignal) => Promise<void>;
   /** How often one job is tried again after a 429 that outlasted the HTTP layer's own retries. */
   retriesAfter429?: number;
   /** Wait when a 429 names no Retry-After. */
@@ -74,7 +81,7 @@ export async function runBulk<J extends BulkJob>(
   unchanged: readonly BulkJob[] = [],
 ): Promise<BulkReport> {
   const started = Date.now();
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  const concurrency = Math.max(1, Math.floor(Math.min(options.concurrency ?? 4, options.pacer?.options.maxInFlight ?? Infinity)));
   const retries = options.retriesAfter429 ?? 3;
   const report: BulkReport = {
     startedAt: new Date(started).toISOString(),
@@ -95,7 +102,6 @@ export async function runBulk<J extends BulkJob>(
       let ok = false;
       for (let attempt = 0; ; attempt++) {
         try {
-          await options.pace?.(options.signal);
           await apply(job, options.signal);
           report.changed.push(plainJob(job));
           ok = true;

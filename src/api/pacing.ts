@@ -5,12 +5,10 @@
 // analytics pages). Defaults leave a third of the tenant's rate to its other integrations. A 429 holds every caller until its Retry-After and halves the rate, which
 // then climbs back one request/s per second's worth of answers without one: paced, never retried into a storm.
 //
-// For a bulk runner (e.g. `dam records update` over many records): its requests are paced already, since they go
-// through the connection's HttpClient, so a runner whose unit of work is one request needs nothing more. To bound
-// how many units (each several requests) run at once, give the runner a pacer of its own, `new RequestPacer({
-// maxInFlight: 4, ratePerSecond: Infinity })`, and `run()` each unit in it. Never run a unit in the connection's
-// own pacer (`client.http.pacer`): the unit would hold a turn its own requests then wait for. Read that one for a
-// progress line instead (`currentRate` drops after a 429).
+// For a bulk runner (bulkRunner.ts, `dam records update` over many records): its requests are paced already, since
+// they go through the connection's HttpClient, so the runner takes this same pacer (`client.http.pacer`) only to
+// start no more jobs at once than `maxInFlight`. Never run a job in the pacer (`run()`): the job would hold a turn
+// its own requests then wait for. Read it for a progress line instead (`currentRate` drops after a 429).
 //
 // Hand-written rather than p-queue or bottleneck: p-queue's rate is a fixed window (twice the rate at a window's
 // edge, which a tenant's bucket counts as a burst), bottleneck is unmaintained since 2019, and neither shares the

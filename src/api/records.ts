@@ -347,10 +347,10 @@ export class RecordEditsApi {
     return out;
   }
 
-  /** Runs a plan: each record's change set as one PUT, by runBulk; missing records are failures. */
+  /** Runs a plan: each record's change set as one PUT, by runBulk paced by this connection's pacer; missing records are failures. */
   async run(plan: LoadedPlan, options: BulkRunOptions & { headers?: Record<string, string> } = {}): Promise<BulkReport> {
     const jobs = plan.items.map((item) => ({ recordId: item.recordId, title: item.title, summary: summarizeChangeSet(item.changes), changes: item.changes }));
-    const report = await runBulk(jobs, (job, signal) => this.apply(job.changes, { signal, headers: options.headers }), options, plan.unchanged);
+    const report = await runBulk(jobs, (job, signal) => this.apply(job.changes, { signal, headers: options.headers }), { pacer: this.http.pacer, ...options }, plan.unchanged);
     for (const m of plan.missing) report.failed.push({ recordId: m.recordId, reason: m.reason, status: 404 });
     for (const r of plan.refused) report.failed.push({ recordId: r.recordId, title: r.title, reason: r.reasons.join('; ') });
     report.total += plan.missing.length + plan.refused.length;

@@ -1,11 +1,13 @@
 // The bulk runner against an emulator that answers one request in five with 429 and Retry-After (`faults`): with
 // the HTTP layer's own retries off, the runner's wait-and-retry carries every record through; one record's failure
-// does not stop the others; cancel stops taking records and reports the rest as not run.
+// does not stop the others; it never runs more jobs at once than the connection's pacer allows; cancel stops taking
+// records and reports the rest as not run.
 import { strict as assert } from 'node:assert';
 import { describeEachBackend } from './helpers';
 import { buildRecordTenant } from './recordFixture';
 import { RecordSchema } from '../../src/api/schemas';
 import { runBulk, type BulkJob } from '../../src/api/bulkRunner';
+import { RequestPacer } from '../../src/api/pacing';
 import { emptyChangeSet, type ChangeSet } from '../../src/core/records';
 
 describeEachBackend('bulk runner', { seed: 'empty', faults: { rate: 0.2, kinds: ['429'] } }, (env) => {
@@ -68,5 +70,27 @@ describeEachBackend('bulk runner', { seed: 'empty', faults: { rate: 0.2, kinds: 
     assert.equal(report.notRun.length, ids.length - 3);
     assert.deepEqual(report.failed, []);
     assert.equal((await client.recordEdits.open(ids[ids.length - 1])).document.fields.Photographer, 'Ana Lima');
+  });
+
+  it('never has more jobs in flight than the connection’s pacer allows, whatever concurrency it is asked for', async () => {
+    const pacer = new RequestPacer({ maxInFlight: 2, ratePerSecond: Infinity });
+    const client = env().client({ pacing: pacer, retry: { retries: 12 } });
+    let inFlight = 0;
+    let most = 0;
+    const report = await runBulk(
+      ids.map((id) => jobOf(id, 'Two at a time')),
+      async (job, signal) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          await client.recordEdits.apply(job.changes, { signal });
+        } finally {
+          inFlight--;
+        }
+      },
+      { concurrency: 8, pacer: client.http.pacer, retriesAfter429: 12 },
+    );
+    assert.deepEqual(report.failed, []);
+    assert.equal(report.changed.length, ids.length);
+    assert.equal(most, 2);
   });
 });

@@ -239,7 +239,7 @@ export const recordsDeleteCommand: Command = {
       }
     }
     const progress = progressLine(io);
-    const report = await runBulk(found, (job, signal) => client.recordEdits.delete(job.recordId, { signal }), { concurrency, signal: io.signal, onProgress: (p) => progress.update(p) });
+    const report = await runBulk(found, (job, signal) => client.recordEdits.delete(job.recordId, { signal }), { concurrency, pacer: client.http.pacer, signal: io.signal, onProgress: (p) => progress.update(p) });
     progress.done();
     report.failed.push(...missing);
     report.total += missing.length;
