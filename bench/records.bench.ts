@@ -6,7 +6,8 @@
 // Samples alternate ours and the baseline so drift in the machine's load hits both alike; medians and ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { startEmulator, type EmulatorOptions } from '../src/emulator/server';
@@ -218,6 +219,99 @@ async function limited(): Promise<void> {
   }
 }
 
+const ROOT = resolve(__dirname, '..');
+const EXTENSION_RECORDS = Number(process.env.BENCH_EXTENSION_RECORDS ?? 1000);
+
+/**
+ * Bulk from the extension against the CLI, inside the real VS Code harness (test/.harness, as explorer.bench does):
+ * the probe runs the extension's bulk update in the host and `node dist/cli.js records update` beside it, turn about,
+ * on the same emulator (here, in the bench's process: neither side shares a process with it). Both at concurrency 4
+ * and 1000 requests/s, so the figure is the two paths' own cost, not the pacing's.
+ */
+async function extensionRow(): Promise<void> {
+  const harness = (await import(join(ROOT, 'test/e2e/harness.mjs'))) as {
+    findChromium(): string | undefined;
+    harnessReady(): boolean;
+    startWorkbench(options: Record<string, unknown>): Promise<{ testsExitCode: Promise<number>; stop(): Promise<void> }>;
+  };
+  if (!harness.findChromium() || !harness.harnessReady()) {
+    printRow('bulk from the extension', 'skipped', 'the CLI', 'no Chromium or no VS Code harness in test/.harness');
+    return;
+  }
+  const probe = join(ROOT, 'bench', 'output', 'records-bulk-probe', 'index.js');
+  await esbuild.build({ bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], logLevel: 'error', entryPoints: [join(ROOT, 'bench/fixtures/records-bulk-probe.ts')], outfile: probe });
+  const dir = mkdtempSync(join(tmpdir(), 'dam-bench-records-ext-'));
+  try {
+    await prepare(dir, EXTENSION_RECORDS);
+    const emulator = await startEmulator({ port: 0, data: dir, seed: 'empty', log: () => undefined });
+    try {
+      await usageField(clientOf(emulator.url));
+      let line = '';
+      const output: string[] = [];
+      const wb = await harness.startWorkbench({
+        extensionTestsPath: probe,
+        settings: { 'dam.maxRequestsPerSecond': 1000, 'dam.maxConcurrentRequests': CONCURRENCY },
+        env: {
+          DAM_BENCH_URL: emulator.url,
+          DAM_BENCH_CLI: join(ROOT, 'dist', 'cli.js'),
+          DAM_BENCH_NODE: process.execPath,
+          DAM_BENCH_RECORDS: String(EXTENSION_RECORDS),
+          DAM_BENCH_RUNS: process.env.BENCH_EXTENSION_RUNS ?? '3',
+          ...(process.env.DAM_BENCH_PROFILE ? { DAM_BENCH_PROFILE: '1' } : {}),
+        },
+        onLog: (_type: string, text: string) => {
+          if (text.includes('DAM_BENCH_RECORDS_BULK')) line = text;
+          else if (text.includes('DAM_BENCH_PROFILE')) console.log(text);
+          else output.push(text);
+        },
+      });
+      try {
+        const code = await wb.testsExitCode;
+        if (code !== 0 || !line) throw new Error(`the records bulk probe failed (exit ${code}):\n${output.slice(-30).join('\n')}`);
+      } finally {
+        await wb.stop();
+      }
+      const f = JSON.parse(line.slice(line.indexOf('{'))) as {
+        runs: number;
+        extensionMs: number;
+        cliMs: number;
+        extensionRunnerMs: number;
+        cliRunnerMs: number;
+        rssBefore: number;
+        heapBefore: number;
+        peakRss: number;
+        peakHeap: number;
+        rssAfter: number;
+        heapAfter: number;
+      };
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      const signed = (bytes: number) => `${bytes < 0 ? '−' : '+'}${mb(Math.abs(bytes))}`;
+      printRow(
+        `bulk from the extension, ${EXTENSION_RECORDS} records`,
+        `${(f.extensionMs / 1000).toFixed(2)} s`,
+        `${(f.cliMs / 1000).toFixed(2)} s dam records update (process start to exit)`,
+        `median of ${f.runs}; ${(f.extensionMs / f.cliMs).toFixed(2)}× (target ≤ 1.1×)`,
+      );
+      printRow(
+        '  of which the runner (the PUTs)',
+        `${(f.extensionRunnerMs / 1000).toFixed(2)} s`,
+        `${(f.cliRunnerMs / 1000).toFixed(2)} s the CLI's runner`,
+        `${(f.extensionRunnerMs / f.cliRunnerMs).toFixed(2)}×`,
+      );
+      printRow(
+        '  extension host memory during the runs',
+        `${signed(f.peakRss - f.rssBefore)} RSS`,
+        `${mb(f.rssBefore)} RSS before, settled`,
+        `peak; heap peak ${signed(f.peakHeap - f.heapBefore)}; retained after: RSS ${signed(f.rssAfter - f.rssBefore)}, heap ${signed(f.heapAfter - f.heapBefore)} (target ≤ +60 MB)`,
+      );
+    } finally {
+      await emulator.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** BENCH_ROWS=open,bulk,limited,extension runs only those (default: all). */
 const ROWS = new Set((process.env.BENCH_ROWS ?? 'open,bulk,limited,extension').split(','));
 
@@ -232,6 +326,7 @@ async function mainBench(): Promise<void> {
   }
   if (ROWS.has('bulk')) await bulk();
   if (ROWS.has('limited')) await limited();
+  if (ROWS.has('extension')) await extensionRow();
 }
 
 mainBench().catch((err: unknown) => {
