@@ -3,6 +3,7 @@
 //   save one changed field          vs a bare client PUT of the same change          (target ≤ 1.2×)
 //   dam records update --query      vs a bare PUT loop at the same concurrency       (target ≥ 0.9× its throughput)
 //   the same against --tenant-limits (15 requests/s)                                  (target ≥ 13.5 updates/s, 0 failures)
+//   bulk from the extension on 1,000 records, in the real VS Code harness              vs the CLI (target ≤ 1.1×, host ≤ +60 MB)
 // Samples alternate ours and the baseline so drift in the machine's load hits both alike; medians and ratios.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -34,7 +34,7 @@ export interface BulkOptions {
   confirm?: (plan: LoadedPlan, lines: string[]) => Promise<boolean>;
 }
 
-/** Updates in flight at once: what the client's other bulk work uses, and well below what a tenant allows. */
+/** Updates in flight at once: what the client's other bulk work uses; the runner lowers it to dam.maxConcurrentRequests (the connection's pacer). */
 const CONCURRENCY = 4;
 
 export class BulkUpdate {
