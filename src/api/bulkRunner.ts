@@ -2,9 +2,8 @@
 // keeps going past one record's failure, and waits out a 429 the HTTP layer could not absorb.
 //
 // Pacing is the connection's own pacer (`client.http.pacer`), not a second limiter: every request a job sends already
-// takes a turn of it (rate, places in flight, a 429's pause), so the runner only never starts more jobs at once than
-// the pacer lets requests be in flight. More would not go faster: they would queue inside the pacer and hold their
-// records' turns there. A job thrown out with a 429 (the HTTP layer's retries used up) waits out its Retry-After (the
+// takes a turn of it (rate, places in flight, a 429's pause), so all the runner takes from it is its bound: never more
+// jobs at once than the pacer lets requests be in flight. More would not go faster: they would only queue inside it. A job thrown out with a 429 (the HTTP layer's retries used up) waits out its Retry-After (the
 // pacer, told of the 429 by the HTTP layer, holds every other request as long and slows down) and is tried again; a
 // record retried after a 429 is not a failure.
 import { abortableSleep } from './http';
