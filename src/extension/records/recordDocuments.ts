@@ -131,7 +131,13 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     if (isRecordSchemaUri(uri)) return this.schemaBytes();
     const latest = await this.latest(uri, this.address(uri));
-    this.state(uri).base = latest;
+    // A read while the editor holds unsaved edits is not the editor's own (VS Code reloads only a clean document; a
+    // revert marks it clean first): it is the "in file" side of a conflict's Compare. The edits were made on the
+    // version the editor read, which stays their base; else its older read-only section would count as an edit and
+    // the user's Overwrite would be refused.
+    const state = this.state(uri);
+    const editing = vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === uri.toString());
+    if (!(editing && state.base)) state.base = latest;
     return latest.bytes;
   }
 
