@@ -1,6 +1,7 @@
 // README's screenshots, taken from the packaged extension as a user installs it, in code-server with the light
 // theme and the local emulator's demo tenant: `npm run screenshots` writes media/screenshots/*.png (cropped to
-// what each shows). DAM_E2E_VSIX=file uses that .vsix instead of packaging one.
+// what each shows). DAM_E2E_VSIX=file uses that .vsix instead of packaging one; DAM_SCREENSHOTS=record,explorer
+// takes only those (explorer, query-results, analytics, task-form, record).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT, installVsix, packageExtension, startWorkbench, withTimeout } from './harness.mjs';
@@ -113,14 +114,22 @@ async function main() {
     await page.setViewportSize({ width: 1280, height: 800 });
     await withTimeout(connectToLocalEmulator(page), 180_000, 'starting the emulator');
     console.log(`screenshots into ${OUT}:`);
-    await explorer(page);
-    await query(page, workspace);
-    await runCommand(page, 'View: Close All Editors');
-    await analytics(page);
-    await runCommand(page, 'View: Revert and Close Editor');
-    await taskForm(page);
-    await runCommand(page, 'View: Close All Editors');
-    await record(page);
+    const only = process.env.DAM_SCREENSHOTS?.split(',').map((s) => s.trim());
+    const wanted = (name) => !only || only.includes(name);
+    if (wanted('explorer')) await explorer(page);
+    if (wanted('query-results')) {
+      await query(page, workspace);
+      await runCommand(page, 'View: Close All Editors');
+    }
+    if (wanted('analytics')) {
+      await analytics(page);
+      await runCommand(page, 'View: Revert and Close Editor');
+    }
+    if (wanted('task-form')) {
+      await taskForm(page);
+      await runCommand(page, 'View: Close All Editors');
+    }
+    if (wanted('record')) await record(page);
   } finally {
     await wb.stop();
     rmSync(WORK, { recursive: true, force: true });
