@@ -156,7 +156,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const problems = this.problemsOf(text, base.opened.document, model);
     if (hasErrors(problems)) {
       const errors = problems.filter((p) => p.severity === 'error');
-      const shown = errors.slice(0, 3).map((p) => formatProblem(p)).join(' · ');
+      const shown = errors.slice(0, 3).map((p) => formatProblem(p).replace(/\.$/, '')).join(' · ');
       const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
       throw vscode.FileSystemError.Unavailable(`Not saved: the record has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}: ${shown}${more}. Fix ${errors.length === 1 ? 'it' : 'them'} (see the Problems view) and save again; nothing was sent.`);
     }
