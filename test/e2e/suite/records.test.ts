@@ -163,6 +163,13 @@ describe('Records in VS Code', function () {
     assert.equal(await doc.save(), false, 'the save overwrote the newer record');
     assert.ok(doc.isDirty, 'the edit was lost');
     assert.equal((await edits.open(id)).document.fields.Photographer, 'Theirs', 'the record was overwritten');
+    // Compare reads the newer version while the edits are unsaved: they stay based on the version the editor read,
+    // so its read-only section is no edit and Overwrite can go through.
+    const read = parse(doc.getText()).readOnly.modifiedOn;
+    assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(doc.uri)), /"Theirs"/);
+    assert.equal(dam.records.load().documents.baseOf(doc.uri)?.readOnly.modifiedOn, read);
+    const model = await dam.records.load().documents.tenantModel();
+    assert.deepEqual(dam.records.load().documents.problemsOf(doc.getText(), dam.records.load().documents.baseOf(doc.uri)!, model).map((p) => p.message), []);
   });
 
   it('changes status, classifies by a drop and deletes from the tree, redrawing only those rows', async () => {
