@@ -220,7 +220,9 @@ export class RecordEditsApi {
    */
   async readRecord(id: string, options: { signal?: AbortSignal; fields?: string[]; files?: boolean } = {}): Promise<RecordSource> {
     const noFields = options.fields?.length === 0;
-    const record = [...(noFields ? [] : ['fields']), 'classifications', ...(options.files === false ? [] : ['files'])];
+    // A whole read (an editor's, `dam records get`) names who created and last changed the record: without the users
+    // embedded, the document could only say null there.
+    const record = [...(noFields ? [] : ['fields']), 'classifications', ...(options.files === false ? [] : ['files', 'createdby', 'modifiedby'])];
     const resources = options.files === false ? { record } : { ...RECORD_SELECT, record };
     const { headers } = readHeaders({
       select: { resources, languages: '*', resolveDefaultValues: false, ...(options.fields?.length ? { recordFields: options.fields } : {}) },

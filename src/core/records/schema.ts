@@ -1,5 +1,7 @@
 // A JSON schema of a tenant's record documents, generated from its field definitions: the editor's completion and
 // first-line checks (option names, types, languages). validateDocument stays the authority; the schema helps typing.
+// No `pattern`s: validateDocument says a wrong date, time or record id in words, and a pattern would show the same
+// problem a second time, as a regular expression.
 import { NEUTRAL_KEY, RECORD_STATUSES, isListType, readOnlyReason, type FieldDefinitionInfo, type LanguageInfo } from './model';
 
 type JsonSchema = Record<string, unknown>;
@@ -15,7 +17,7 @@ function itemSchema(def: FieldDefinitionInfo, languages: readonly LanguageInfo[]
       return languages.length ? { type: 'string', enum: languages.map((l) => l.culture || NEUTRAL_KEY) } : { type: 'string' };
     case 'RecordList':
     case 'RecordLink':
-      return { type: 'string', pattern: '^[0-9a-fA-F-]{32,36}$', description: 'A record id' };
+      return { type: 'string', description: 'A record id' };
     case 'ClassificationList':
       return { type: 'string', description: 'A classification name path (/A/B) or id' };
     case 'HyperlinkList':
@@ -36,11 +38,11 @@ function valueSchema(def: FieldDefinitionInfo, languages: readonly LanguageInfo[
     case 'Duration':
       return { type: ['number', 'null'] };
     case 'Date':
-      return { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' };
+      return { type: ['string', 'null'], description: 'YYYY-MM-DD' };
     case 'DateTime':
       return { type: ['string', 'null'], description: 'ISO 8601, e.g. 2025-03-01T12:00:00Z' };
     case 'Time':
-      return { type: ['string', 'null'], pattern: '^\\d{2}:\\d{2}(:\\d{2})?$', description: 'HH:MM or HH:MM:SS' };
+      return { type: ['string', 'null'], description: 'HH:MM or HH:MM:SS' };
     case 'Json':
       return {};
     default:
@@ -62,7 +64,8 @@ export function documentJsonSchema(definitions: readonly FieldDefinitionInfo[], 
           ...(languages.length ? { propertyNames: { enum: languages.map((l) => l.culture || NEUTRAL_KEY) } } : {}),
           additionalProperties: value,
         }
-      : { description, ...value };
+      : // The field's own words first; the value's format (YYYY-MM-DD…) after them, not instead of them.
+        { ...value, description: typeof value.description === 'string' ? `${description}: ${value.description}` : description };
   }
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',

@@ -113,12 +113,15 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const address = this.address(uri);
     const state = this.state(uri);
     const base = state.base;
+    let modifiedOn: string | null | undefined;
     if (base) {
       // One small read says whether the record changed since the editor read it.
-      const modifiedOn = await this.client().recordEdits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err));
+      modifiedOn = await this.client().recordEdits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err));
       if (modifiedOn === base.opened.modifiedOn) return fileStat(base);
     }
-    const latest = await this.latest(uri, address);
+    // A version read moments ago is served only if it is the one the tenant holds now: an edit made within those
+    // moments (another client's save) must show as newer, or VS Code saves over it.
+    const latest = await this.latest(uri, address, modifiedOn);
     const stat = fileStat(latest);
     // Never the size the editor read for a newer version: VS Code would take the two as the same file.
     if (base && latest.mtime !== base.mtime && stat.size === base.bytes.byteLength) stat.size++;
@@ -128,7 +131,13 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     if (isRecordSchemaUri(uri)) return this.schemaBytes();
     const latest = await this.latest(uri, this.address(uri));
-    this.state(uri).base = latest;
+    // A read while the editor holds unsaved edits is not the editor's own (VS Code reloads only a clean document; a
+    // revert marks it clean first): it is the "in file" side of a conflict's Compare. The edits were made on the
+    // version the editor read, which stays their base; else its older read-only section would count as an edit and
+    // the user's Overwrite would be refused.
+    const state = this.state(uri);
+    const editing = vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === uri.toString());
+    if (!(editing && state.base)) state.base = latest;
     return latest.bytes;
   }
 
@@ -147,7 +156,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const problems = this.problemsOf(text, base.opened.document, model);
     if (hasErrors(problems)) {
       const errors = problems.filter((p) => p.severity === 'error');
-      const shown = errors.slice(0, 3).map((p) => formatProblem(p)).join(' · ');
+      const shown = errors.slice(0, 3).map((p) => formatProblem(p).replace(/\.$/, '')).join(' · ');
       const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
       throw vscode.FileSystemError.Unavailable(`Not saved: the record has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}: ${shown}${more}. Fix ${errors.length === 1 ? 'it' : 'them'} (see the Problems view) and save again; nothing was sent.`);
     }
@@ -192,9 +201,11 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     return this.client().recordEdits.tenantModel();
   }
 
-  private async latest(uri: vscode.Uri, address: RecordDocAddress): Promise<Served> {
+  /** The record as the tenant holds it; one read moments ago is reused unless `modifiedOn` (known newer) says it is stale. */
+  private async latest(uri: vscode.Uri, address: RecordDocAddress, modifiedOn?: string | null): Promise<Served> {
     const state = this.state(uri);
-    if (state.latest && Date.now() - state.latest.readAt < FRESH_MS) return state.latest;
+    const recent = state.latest && Date.now() - state.latest.readAt < FRESH_MS ? state.latest : undefined;
+    if (recent && (modifiedOn === undefined || recent.opened.modifiedOn === modifiedOn)) return recent;
     const opened = await this.client(address).recordEdits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
     state.latest = served(opened);
     return state.latest;

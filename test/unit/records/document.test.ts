@@ -164,6 +164,10 @@ describe('record documents', () => {
     const schema = documentJsonSchema(definitions, languages) as { properties: { fields: { properties: Record<string, { items?: { enum?: string[] } }> } } };
     assert.deepEqual(schema.properties.fields.properties.UsageRights.items?.enum, ['Internal', 'Public', 'Internal use', 'Public use']);
     assert.equal(schema.properties.fields.properties.Checksum, undefined);
+    // A wrong date is validateDocument's problem, in words; a schema pattern would flag it again as a regular expression.
+    const date = (schema.properties.fields.properties as Record<string, Record<string, unknown>>).PublicationDate;
+    assert.equal(date.pattern, undefined);
+    assert.equal(date.description, 'PublicationDate (Date): YYYY-MM-DD');
   });
 });
 
