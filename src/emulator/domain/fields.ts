@@ -30,7 +30,7 @@ export interface FieldDefinitionFields {
 
 /** Members of a definition body the emulator interprets (or derives); any other member is a kept property. */
 const DEFINITION_MEMBERS = new Set(
-  ['id', 'name', 'label', 'labels', 'dataType', 'fieldGroupId', 'isRequired', 'isReadOnly', 'isLocalizable', 'defaultValue', 'items', 'rootClassificationId', 'sortIndex', 'createdOn', 'modifiedOn', 'createdBy', 'modifiedBy', '_links', '_embedded'].map((m) => m.toLowerCase()),
+  ['id', 'name', 'label', 'labels', 'dataType', 'fieldGroupId', 'isRequired', 'isReadOnly', 'isLocalizable', 'defaultValue', 'items', 'rootClassificationId', 'rootId', 'memberships', 'sortIndex', 'createdOn', 'modifiedOn', 'createdBy', 'modifiedBy', '_links', '_embedded'].map((m) => m.toLowerCase()),
 );
 
 /** The members of a (lenient) body that are kept as properties; at most 64 KB of them. */

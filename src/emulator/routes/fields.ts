@@ -28,6 +28,8 @@ export const FieldDefinitionBody = z
       .object({ addOrUpdate: z.array(Option).max(1000).optional(), remove: z.array(z.union([z.string(), z.object({ id: z.string() })])).max(1000).optional() })
       .nullish(),
     rootClassificationId: z.string().max(100).nullish(),
+    /** The tenant's name for the root (SDK models, workbook tools); the empty GUID means no root. */
+    rootId: z.string().max(100).nullish(),
     sortIndex: z.number().int().nullish(),
   })
   .loose();
@@ -37,6 +39,12 @@ export const FieldGroupBody = z
   .loose();
 
 const IdParams = z.object({ id: Segment });
+
+/** The root from either name; the empty GUID (what a read answers for "no root") resets it. */
+function rootOf(body: z.infer<typeof FieldDefinitionBody>): string | null | undefined {
+  const root = body.rootClassificationId !== undefined ? body.rootClassificationId : body.rootId;
+  return root && /^0+$/.test(root.replace(/-/g, '')) ? null : root;
+}
 const admin = { rights: [Rights.SystemAdministration] };
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
@@ -72,7 +80,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     body: FieldDefinitionBody,
     responses: { 201: { description: 'The new definition', schema: FieldDefinitionSchema } },
     handler: async ({ body, request, reply }) => {
-      const fields = { ...body, properties: definitionProperties(body) };
+      const fields = { ...body, rootClassificationId: rootOf(body), properties: definitionProperties(body) };
       const id = await store.transaction((tx) => fieldDefinitions.write(tx, fields, ctx.clock.now()));
       const rc = renderContext(ctx, request);
       return created(reply, `${core(rc)}/fielddefinition/${id}`, await render(fieldDefinitionType, await fieldDefinitions.find(store, id), rc));
@@ -90,7 +98,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 204: { description: 'Changed' } },
     handler: async ({ params, body, reply }) => {
       const row = await fieldDefinitions.find(store, params.id);
-      const fields = { ...body, properties: definitionProperties(body) };
+      const fields = { ...body, rootClassificationId: rootOf(body), properties: definitionProperties(body) };
       await store.transaction((tx) => fieldDefinitions.write(tx, fields, ctx.clock.now(), row));
       return noContent(reply);
     },
