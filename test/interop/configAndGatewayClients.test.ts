@@ -1,4 +1,4 @@
-// Requests of two public clients no earlier round named (fourth round), replayed as raw HTTP with the headers and bodies
+// Requests of three public clients no earlier round named (fourth round), replayed as raw HTTP with the headers and bodies
 // their sources set; what each reads from the answer, and the type it needs, is asserted. Sources are cited per describe.
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ function goPart(name: string, filename: string, type: string, bytes: Uint8Array)
   return form;
 }
 
-describeEachBackend('interop: a configuration workbook exporter (.NET) and a Go upload gateway', {}, (env) => {
+describeEachBackend('interop: a configuration workbook exporter (.NET), a Salesforce connector (Apex) and a Go upload gateway', {}, (env) => {
   let token = '';
   before(async () => {
     token = await clientCredentialsToken(env().url);
@@ -208,6 +208,60 @@ describeEachBackend('interop: a configuration workbook exporter (.NET) and a Go 
       expectStatus(stale, 401);
       const fresh = await clientCredentialsToken(env().url);
       expectStatus(await send(env().url, 'GET', `${env().url}/api/core/fieldgroups`, rest({ Authorization: `Bearer ${fresh}` })), 200);
+    });
+  });
+
+  // Aprimo-Connect/AprimoSalesforceLightningComponents: aprimodamcollections/classes/AprimoCollectionsConnector.cls
+  // (getAprimoAccessToken, searchDAMRequest, searchAprimoForRecords) and aprimocontentselector/classes/
+  // AprimoContentSelector.cls (getAprimoRecordDownloadUrl, getAprimoOrderStatus): Apex HttpRequest with the JSON headers on
+  // every call (a GET included), `page` and `pagesize` as headers, JSON.deserializeUntyped casts ((Integer) totalCount,
+  // (String) id, (List<Object>) deliveredFiles), exact status codes (200, 201) or a CalloutException.
+  describe('a Salesforce Lightning connector (Apex)', () => {
+    const apex = () => ({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json', 'API-VERSION': '1', 'User-Agent': 'SFDC-Callout/59.0' });
+    let recordId = '';
+    before(async () => {
+      const found = await send(env().url, 'POST', '/api/core/search/records', apex(), JSON.stringify({ searchExpression: { expression: 'ContentType = Image AND FileCount > 0' } }));
+      recordId = String(found.json.items![0].id);
+    });
+
+    it('asks for its token as a form with its own Content-Length and no Accept; the answer is a map with access_token', async () => {
+      const payload = 'grant_type=client_credentials&scope=api&client_id=dam-emulator&client_secret=dam-emulator-secret';
+      const answer = expectStatus(await send(env().url, 'POST', '/login/connect/token', { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'SFDC-Callout/59.0' }, payload), 200);
+      assert.equal(typeof answer.json.access_token, 'string');
+    });
+
+    it('searches a collection with page and pagesize headers and select-record "title, preview"; totalCount casts to Integer and the loop ends', async () => {
+      const body = '{"searchExpression": { "expression": "Collection(20ae20d93dcb40d4a3e6ace5013ff94a)" }, "logRequest": true}';
+      const records: unknown[] = [];
+      let page = 1;
+      let total: number;
+      do {
+        const answer = expectStatus(await send(env().url, 'POST', '/api/core/search/records', { ...apex(), 'select-record': 'title, preview', page: String(page), pagesize: '50' }, body), 200);
+        assert.ok(Number.isInteger(answer.json.totalCount), '(Integer)fullResponse.get(\'totalCount\')');
+        assert.ok(Array.isArray(answer.json.items), '(List<Object>)fullResponse.get(\'items\')');
+        total = Number(answer.json.totalCount);
+        records.push(...answer.json.items!);
+        page++;
+        // searchAprimoForRecords loops while records.size() < totalCount: a page that adds nothing would never end.
+        if (records.length < total) assert.ok(answer.json.items!.length > 0);
+      } while (records.length < total && page < 20);
+      assert.equal(records.length, total);
+    });
+
+    it('orders the download without disableNotification: exactly 201, status Pending or Success, and an id string', async () => {
+      const body = `{ "type": "download", "targets": [{ "recordId": "${recordId}", "targetTypes":["Document"], "assetType": "LatestVersionOfMasterFile" }] }`;
+      const order = expectStatus(await send(env().url, 'POST', '/api/core/orders', apex(), body), 201);
+      assert.ok(['Pending', 'Success'].includes(String(order.json.status)));
+      assert.equal(typeof order.json.id, 'string');
+    });
+
+    it('polls GET /order/{id} with the JSON Content-Type on a GET: 200, and on Success deliveredFiles[0] is a String URL', async () => {
+      const body = `{ "type": "download", "targets": [{ "recordId": "${recordId}", "targetTypes":["Document"], "assetType": "LatestVersionOfMasterFile" }] }`;
+      const order = expectStatus(await send(env().url, 'POST', '/api/core/orders', apex(), body), 201);
+      const polled = expectStatus(await send(env().url, 'GET', `/api/core/order/${String(order.json.id)}`, apex()), 200);
+      // The Lightning component polls again while Pending or Executing, and gives up on Failed.
+      assert.ok(['Pending', 'Executing', 'Success'].includes(String(polled.json.status)));
+      if (polled.json.status === 'Success') assert.match(String((polled.json.deliveredFiles as unknown[])[0]), /^http/);
     });
   });
 
