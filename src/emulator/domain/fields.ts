@@ -44,6 +44,27 @@ export function definitionProperties(body: Record<string, unknown>): Record<stri
   return out;
 }
 
+interface Sections {
+  addOrUpdate?: unknown[] | null;
+  remove?: unknown[] | null;
+}
+
+/** The spec's nested-collection edit (`{ addOrUpdate, remove }`, e.g. `enabledLanguages` as tools write it). */
+function isSections(value: unknown): value is Sections {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k === 'addOrUpdate' || k === 'remove') && keys.every((k) => (value as Record<string, unknown>)[k] == null || Array.isArray((value as Record<string, unknown>)[k]));
+}
+
+/** Applies sections to a kept list, so the definition answers the list (as a tenant does), not the edit. */
+function applySections(current: unknown, sections: Sections): unknown[] {
+  const key = (v: unknown) => JSON.stringify(v);
+  const removed = new Set((sections.remove ?? []).map(key));
+  const out = (Array.isArray(current) ? current : []).filter((v) => !removed.has(key(v)));
+  for (const v of sections.addOrUpdate ?? []) if (!out.some((x) => key(x) === key(v))) out.push(v);
+  return out;
+}
+
 export interface FieldGroupFields {
   name?: string | null;
   labels?: Label[] | null;
@@ -110,7 +131,7 @@ export const fieldDefinitions = {
       const kept: Record<string, unknown> = { ...(current?.properties ?? {}) };
       for (const [key, value] of Object.entries(fields.properties)) {
         if (value === null) delete kept[key];
-        else kept[key] = value;
+        else kept[key] = isSections(value) ? applySections(kept[key], value) : value;
       }
       a.set('properties', JSON.stringify(kept));
     }
