@@ -7,6 +7,8 @@ import { describeEachBackend } from './helpers';
 import { clientCredentialsToken, expectStatus, send } from '../interop/replay';
 
 const EMPTY = '00000000000000000000000000000000';
+const EN = 'c2bd4f9bbb954bcb80c31e924c9c26dc';
+const DE = '691a7c8657dc4330a512c616db954d6a';
 
 describeEachBackend('configuration shapes for exporters and typed clients', { seed: 'empty' }, (env) => {
   let token = '';
@@ -43,6 +45,24 @@ describeEachBackend('configuration shapes for exporters and typed clients', { se
     const ungrouped = await read(`fielddefinition/${await post('fielddefinitions', { name: 'ShapesLoose', dataType: 'Numeric' })}`);
     assert.deepEqual(ungrouped.memberships, []);
     assert.equal(ungrouped.indexed, true);
+  });
+
+  it('writes take memberships as an array or as sections, a default as text, and apply sections to a kept list', async () => {
+    const a = await post('fieldgroups', { name: 'ShapesA' });
+    const b = await post('fieldgroups', { name: 'ShapesB' });
+    const id = await post('fielddefinitions', { name: 'ShapesTags', dataType: 'TextList', memberships: [a], defaultValue: 'red, green', enabledLanguages: { addOrUpdate: [EN, DE] } });
+    let def = await read(`fielddefinition/${id}`);
+    assert.deepEqual(def.memberships, [a]);
+    assert.deepEqual(def.defaultValue, { values: ['red', 'green'] }, 'a list field reads a text default as comma-separated values');
+    assert.deepEqual(def.enabledLanguages, [EN, DE]);
+    const put = (body: unknown) => send(env().url, 'PUT', `/api/core/fielddefinition/${id}`, json(), JSON.stringify(body));
+    expectStatus(await put({ memberships: { remove: [b] }, enabledLanguages: { remove: [DE] }, defaultValue: '' }), 204);
+    def = await read(`fielddefinition/${id}`);
+    assert.deepEqual(def.memberships, [a], 'removing a group it is not in changes nothing');
+    assert.deepEqual(def.enabledLanguages, [EN]);
+    assert.equal(def.defaultValue, null, 'an empty text default is none');
+    expectStatus(await put({ memberships: { addOrUpdate: [], remove: [a] } }), 204);
+    assert.deepEqual((await read(`fielddefinition/${id}`)).memberships, []);
   });
 
   it('classifications, content types and setting definitions carry the members exporters read, none of them missing', async () => {

@@ -211,6 +211,82 @@ describeEachBackend('interop: a configuration workbook exporter (.NET), a Salesf
     });
   });
 
+  // Aprimo-Connect/DAM-Configuration-Moving-Tools, DAM Config Mover/Helpers/ImportHelper.cs (ImportOrUpdateFieldDefinitions,
+  // GetFieldDefinitionForImport) with Models/DTOs/ImportDTOs/GenericFieldDefinitionDTO.cs and
+  // ClassificationListFieldDefinitionDTO.cs: a DataContract body (every member, nulls included), `memberships` and
+  // `enabledLanguages` as addOrUpdate/remove sections, `defaultValue` as text, `scope` left out on an update; success is
+  // only Created or NoContent, otherwise it logs `exceptionMessage`. (The mover's export reads are replayed in
+  // contentClients.test.ts; these are its writes of field definitions.)
+  describe('a .NET configuration mover importing field definitions', () => {
+    const rest = () => ({ Authorization: `Bearer ${token}`, 'API-VERSION': '1', Accept: 'application/hal+json', 'Content-Type': 'application/json', 'User-Agent': 'RestSharp/110.2.0.0' });
+    const dto = (name: string, group: string, extra: Record<string, unknown> = {}) => ({
+      label: name,
+      labels: [{ languageId: EN_US, value: name }],
+      helpText: null,
+      helpTexts: [],
+      name,
+      scope: 'RecordContentGlobal',
+      dataType: 'SingleLineText',
+      indexed: true,
+      isUniqueIdentifier: false,
+      isInheritable: false,
+      isReadOnly: false,
+      isRequired: false,
+      memberships: { addOrUpdate: [group], remove: [] },
+      defaultValue: null,
+      resetToDefaultTriggers: [],
+      resetToDefaultFields: [],
+      validation: null,
+      validationErrorMessage: null,
+      validationTrigger: 'Always',
+      storageMode: 'LogChanges',
+      languageMode: 'Normal',
+      enabledLanguages: { addOrUpdate: [EN_US], remove: [] },
+      tag: null,
+      sortIndex: 7,
+      inlineStyle: null,
+      metadataPredictionEnabled: false,
+      hints: null,
+      ...extra,
+    });
+    const groups = async () => (expectStatus(await send(env().url, 'GET', '/api/core/fieldgroups', rest()), 200).json.items ?? []).map((g) => String(g.id));
+    const read = async (id: string) => expectStatus(await send(env().url, 'GET', `/api/core/fielddefinition/${id}`, { ...rest(), Accept: 'application/json' }), 200).json;
+
+    it('creates a text definition from the DTO: 201 (Created); the group, the text default and the enabled languages are taken as meant', async () => {
+      const [group] = await groups();
+      const created = await send(env().url, 'POST', '/api/core/fielddefinitions', rest(), JSON.stringify(dto('MovedCampaignCode', group, { defaultValue: 'CMP-0000', maximumLength: 0, minimumLength: 0, regularExpression: null, allowReferences: null })));
+      expectStatus(created, 201);
+      const def = await read(String(created.json.id));
+      assert.deepEqual(def.memberships, [group]);
+      assert.deepEqual(def.enabledLanguages, [EN_US], 'the sections are applied, not kept as sent');
+      assert.deepEqual(def.defaultValue, { value: 'CMP-0000' });
+      assert.equal(def.indexed, true);
+    });
+
+    it('updates it with scope left out and the membership moved by remove and addOrUpdate: 204 (NoContent)', async () => {
+      const [first, second] = await groups();
+      const created = expectStatus(await send(env().url, 'POST', '/api/core/fielddefinitions', rest(), JSON.stringify(dto('MovedRegion', first))), 201);
+      const id = String(created.json.id);
+      const { scope: _scope, ...update } = dto('MovedRegion', second, { memberships: { addOrUpdate: [second], remove: [first] }, validation: '^[A-Z]{2}$', validationErrorMessage: 'Two capitals' });
+      expectStatus(await send(env().url, 'PUT', `/api/core/fielddefinition/${id}`, rest(), JSON.stringify(update)), 204);
+      const def = await read(id);
+      assert.deepEqual(def.memberships, [second]);
+      assert.equal(def.validation, '^[A-Z]{2}$');
+      assert.equal(def.scope, 'RecordContentGlobal');
+    });
+
+    it('creates a classification list definition with rootId (the target tenant\'s classification) and reads it back', async () => {
+      const [group] = await groups();
+      const classifications = expectStatus(await send(env().url, 'GET', '/api/core/classifications', rest()), 200).json.items!;
+      const root = String(classifications[0].id);
+      const body = dto('MovedProductLine', group, { dataType: 'ClassificationList', rootId: root, filter: null, acceptMultipleOptions: true, linkRecordToSelectedClassifications: false, defaultSelectionDisplayMode: 'Browse' });
+      const created = expectStatus(await send(env().url, 'POST', '/api/core/fielddefinitions', rest(), JSON.stringify(body)), 201);
+      const def = await read(String(created.json.id));
+      assert.equal(def.rootId, root);
+      assert.equal(def.acceptMultipleOptions, true);
+    });
+  });
+
   // Aprimo-Connect/AprimoSalesforceLightningComponents: aprimodamcollections/classes/AprimoCollectionsConnector.cls
   // (getAprimoAccessToken, searchDAMRequest, searchAprimoForRecords) and aprimocontentselector/classes/
   // AprimoContentSelector.cls (getAprimoRecordDownloadUrl, getAprimoOrderStatus): Apex HttpRequest with the JSON headers on
