@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { FIELD_DATA_TYPES } from '../../core/search';
 import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
-import { isListType } from '../../core/records/model';
+import { isListType } from '../../core/records';
 import { definitionProperties, fieldDefinitions, fieldGroups, type FieldDefinitionFields } from '../domain/fields';
 import type { FieldDefinitionRow } from '../domain/model';
 import { core, fieldDefinitionType, fieldGroupType } from '../domain/model';
