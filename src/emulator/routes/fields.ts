@@ -6,8 +6,7 @@ import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
 import { isListType } from '../../core/records';
 import { definitionProperties, fieldDefinitions, fieldGroups, type FieldDefinitionFields } from '../domain/fields';
-import type { FieldDefinitionRow } from '../domain/model';
-import { core, fieldDefinitionType, fieldGroupType } from '../domain/model';
+import { core, fieldDefinitionType, fieldGroupType, type FieldDefinitionRow } from '../domain/model';
 import { normaliseGuid, render, renderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
 import { FieldDefinitionSchema, FieldGroupSchema, paged } from '../schemas';
@@ -76,6 +75,7 @@ function groupOf(body: DefinitionBody, current?: FieldDefinitionRow): string | n
 function writeFields(body: DefinitionBody, current?: FieldDefinitionRow): FieldDefinitionFields {
   return { ...body, defaultValue: defaultOf(body, current), fieldGroupId: groupOf(body, current), rootClassificationId: rootOf(body), properties: definitionProperties(body) };
 }
+
 const admin = { rights: [Rights.SystemAdministration] };
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
