@@ -54,6 +54,9 @@ const FIELD_MEMBERS = new Set([
   'sortIndex',
   'items',
   'rootClassificationId',
+  // A tenant's names for the group and the root (ids, spelled out by name as `group` and `rootClassification`).
+  'memberships',
+  'rootId',
   'createdOn',
   'modifiedOn',
   'createdBy',
@@ -132,13 +135,16 @@ export function fromApi(api: ApiTenant, bounds: PullBounds = {}): TenantConfig {
     const optionName = new Map((options ?? []).map((o) => [o.id, o.name]));
     const properties: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(d)) if (!FIELD_MEMBERS.has(key) && value !== null && value !== undefined) properties[key] = value;
-    const root = typeof d.rootClassificationId === 'string' ? d.rootClassificationId : null;
+    // A tenant answers `rootId` (the empty GUID for none) and `memberships`; the emulator also the older single names.
+    const rootValue = typeof d.rootClassificationId === 'string' ? d.rootClassificationId : typeof d.rootId === 'string' ? d.rootId : null;
+    const root = rootValue && !/^[0-]+$/.test(rootValue) ? rootValue : null;
+    const groupId = typeof d.fieldGroupId === 'string' ? d.fieldGroupId : Array.isArray(d.memberships) && typeof d.memberships[0] === 'string' ? d.memberships[0] : null;
     const field: Field = {
       id: String(d.id),
       name: String(d.name),
       dataType,
       labels: langs.labelsFrom(d.labels as ApiLabel[] | undefined),
-      group: typeof d.fieldGroupId === 'string' ? (groupName.get(d.fieldGroupId) ?? null) : null,
+      group: groupId ? (groupName.get(groupId) ?? null) : null,
       isRequired: d.isRequired === true,
       ...(d.isReadOnly === true ? { isReadOnly: true } : {}),
       isLocalizable: d.isLocalizable === true,

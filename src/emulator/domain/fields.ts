@@ -30,7 +30,7 @@ export interface FieldDefinitionFields {
 
 /** Members of a definition body the emulator interprets (or derives); any other member is a kept property. */
 const DEFINITION_MEMBERS = new Set(
-  ['id', 'name', 'label', 'labels', 'dataType', 'fieldGroupId', 'isRequired', 'isReadOnly', 'isLocalizable', 'defaultValue', 'items', 'rootClassificationId', 'sortIndex', 'createdOn', 'modifiedOn', 'createdBy', 'modifiedBy', '_links', '_embedded'].map((m) => m.toLowerCase()),
+  ['id', 'name', 'label', 'labels', 'dataType', 'fieldGroupId', 'isRequired', 'isReadOnly', 'isLocalizable', 'defaultValue', 'items', 'rootClassificationId', 'rootId', 'memberships', 'sortIndex', 'createdOn', 'modifiedOn', 'createdBy', 'modifiedBy', '_links', '_embedded'].map((m) => m.toLowerCase()),
 );
 
 /** The members of a (lenient) body that are kept as properties; at most 64 KB of them. */
@@ -41,6 +41,27 @@ export function definitionProperties(body: Record<string, unknown>): Record<stri
     out[key] = value;
   }
   if (JSON.stringify(out).length > 65_536) throw errors.validation('The field definition carries more than 64 KB of other properties.');
+  return out;
+}
+
+interface Sections {
+  addOrUpdate?: unknown[] | null;
+  remove?: unknown[] | null;
+}
+
+/** The spec's nested-collection edit (`{ addOrUpdate, remove }`, e.g. `enabledLanguages` as tools write it). */
+function isSections(value: unknown): value is Sections {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k === 'addOrUpdate' || k === 'remove') && keys.every((k) => (value as Record<string, unknown>)[k] == null || Array.isArray((value as Record<string, unknown>)[k]));
+}
+
+/** Applies sections to a kept list, so the definition answers the list (as a tenant does), not the edit. */
+function applySections(current: unknown, sections: Sections): unknown[] {
+  const key = (v: unknown) => JSON.stringify(v);
+  const removed = new Set((sections.remove ?? []).map(key));
+  const out = (Array.isArray(current) ? current : []).filter((v) => !removed.has(key(v)));
+  for (const v of sections.addOrUpdate ?? []) if (!out.some((x) => key(x) === key(v))) out.push(v);
   return out;
 }
 
@@ -110,7 +131,7 @@ export const fieldDefinitions = {
       const kept: Record<string, unknown> = { ...(current?.properties ?? {}) };
       for (const [key, value] of Object.entries(fields.properties)) {
         if (value === null) delete kept[key];
-        else kept[key] = value;
+        else kept[key] = isSections(value) ? applySections(kept[key], value) : value;
       }
       a.set('properties', JSON.stringify(kept));
     }

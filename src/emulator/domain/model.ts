@@ -247,10 +247,47 @@ export const fieldType = defineType<FieldValueRow>({
   ],
 });
 
+const EMPTY_GUID = '00000000000000000000000000000000';
+
+/** A new definition's members on a tenant (public SDK models: aprimo-js BaseFieldDefinition, the .NET config tools). */
+const DEFINITION_DEFAULTS = {
+  scope: 'RecordContentGlobal',
+  scopeCategory: 'Record',
+  indexed: true,
+  isUniqueIdentifier: false,
+  languageMode: 'Normal',
+  enabledLanguages: [],
+  resetToDefaultTriggers: [],
+  resetToDefaultFields: [],
+  validation: '',
+  validationErrorMessage: '',
+  validationTrigger: 'Always',
+  storageMode: 'LogChanges',
+  searchIndexRebuildRequired: false,
+  helpText: '',
+  helpTexts: [],
+  inlineStyle: '',
+  tag: null,
+} as const;
+
+const CLASSIFICATION_LIST_DEFAULTS = {
+  filter: '',
+  acceptMultipleOptions: true,
+  linkRecordToSelectedClassifications: false,
+  restrictValuesToLeafNodes: false,
+  defaultSelectionDisplayMode: 'Browse',
+} as const;
+
 export const fieldDefinitionType = defineType<FieldDefinitionRow>({
   name: 'fielddefinition',
   self: (d, rc) => `${core(rc)}/fielddefinition/${d.id}`,
   attributes: (d, rc) => ({
+    // Every member a definition carries on a tenant, with the value a new definition has there: clients read them all
+    // (workbook exporters through `dynamic`, SDKs into typed models), and an absent member breaks them where a value
+    // does not. Kept properties (sent on create or update) override these.
+    ...DEFINITION_DEFAULTS,
+    memberships: d.field_group_id ? [d.field_group_id] : [],
+    ...(d.data_type === 'ClassificationList' ? CLASSIFICATION_LIST_DEFAULTS : {}),
     ...(d.properties ?? {}),
     id: d.id,
     name: d.name,
@@ -266,7 +303,8 @@ export const fieldDefinitionType = defineType<FieldDefinitionRow>({
     createdOn: iso(d.created_on),
     modifiedOn: iso(d.modified_on),
     ...(d.data_type === 'OptionList' ? { items: d.options.map((o, i) => ({ id: o.id, name: o.name, label: o.label, sortIndex: i })) } : {}),
-    ...(d.data_type === 'ClassificationList' ? { rootClassificationId: d.root_classification_id } : {}),
+    // `rootId` is the tenant's name (the empty GUID when no root is set); `rootClassificationId` stays for older callers.
+    ...(d.data_type === 'ClassificationList' ? { rootClassificationId: d.root_classification_id, rootId: d.root_classification_id ?? EMPTY_GUID } : {}),
   }),
   relations: [
     {
@@ -309,6 +347,11 @@ export const classificationType = defineType<ClassificationRow>({
     hasChildren: c.has_children,
     sortIndex: c.sort_index,
     sortOrder: c.sort_order,
+    // No field or field group is registered on a classification here; the members are there (empty) because typed
+    // and dynamic clients read them (aprimo-js Classification, the configuration workbook).
+    registeredFieldGroups: [],
+    registeredFields: [],
+    disabledInDAMUI: false,
     createdOn: iso(c.created_on),
     modifiedOn: iso(c.modified_on),
   }),

@@ -20,7 +20,27 @@ export const languageType = defineType<LanguageRow>({
 export const contentTypeType = defineType<ContentTypeRow>({
   name: 'contenttype',
   self: (c, rc) => `${core(rc)}/contenttype/${c.id}`,
-  attributes: (c) => ({ id: c.id, name: c.name, label: c.labels[0]?.value ?? c.name, labels: c.labels }),
+  // The members a content type has on a tenant (aprimo-js ContentType; read by the configuration workbook), with the
+  // values of a root type with no registrations: absent members break the clients that read them.
+  attributes: (c) => ({
+    id: c.id,
+    name: c.name,
+    label: c.labels[0]?.value ?? c.name,
+    labels: c.labels,
+    purpose: '',
+    parentId: null,
+    fileMode: 'UploadFile',
+    isManual: false,
+    isNoFile: false,
+    fileConfiguration: null,
+    defaultFileExtensions: [],
+    registeredFields: [],
+    registeredFieldGroups: [],
+    titleConfiguration: null,
+    inheritanceConfiguration: 'None',
+    inheritanceFieldId: '00000000000000000000000000000000',
+    inheritableFields: [],
+  }),
   relations: [],
 });
 

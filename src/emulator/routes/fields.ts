@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { FIELD_DATA_TYPES } from '../../core/search';
 import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
-import { definitionProperties, fieldDefinitions, fieldGroups } from '../domain/fields';
-import { core, fieldDefinitionType, fieldGroupType } from '../domain/model';
-import { render, renderContext } from '../hal';
+import { isListType } from '../../core/records';
+import { definitionProperties, fieldDefinitions, fieldGroups, type FieldDefinitionFields } from '../domain/fields';
+import { core, fieldDefinitionType, fieldGroupType, type FieldDefinitionRow } from '../domain/model';
+import { normaliseGuid, render, renderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
 import { FieldDefinitionSchema, FieldGroupSchema, paged } from '../schemas';
 import { listSmall } from './collection';
@@ -23,11 +24,16 @@ export const FieldDefinitionBody = z
     isRequired: z.boolean().nullish(),
     isLocalizable: z.boolean().nullish(),
     isReadOnly: z.boolean().nullish(),
-    defaultValue: z.object({ value: z.unknown().optional(), values: z.array(z.unknown()).max(1000).optional() }).nullish(),
+    // A string too: configuration tools send a definition's default as text (DAM-Configuration-Moving-Tools' DTOs).
+    defaultValue: z.union([z.string().max(10_000), z.object({ value: z.unknown().optional(), values: z.array(z.unknown()).max(1000).optional() })]).nullish(),
     items: z
       .object({ addOrUpdate: z.array(Option).max(1000).optional(), remove: z.array(z.union([z.string(), z.object({ id: z.string() })])).max(1000).optional() })
       .nullish(),
     rootClassificationId: z.string().max(100).nullish(),
+    /** The tenant's name for the root (SDK models, workbook tools); the empty GUID means no root. */
+    rootId: z.string().max(100).nullish(),
+    /** The groups a definition belongs to: an array of ids (as read) or `addOrUpdate` / `remove` sections (as tools write). */
+    memberships: z.union([z.array(z.string().max(100)).max(100), z.object({ addOrUpdate: z.array(z.string().max(100)).max(100).nullish(), remove: z.array(z.string().max(100)).max(100).nullish() })]).nullish(),
     sortIndex: z.number().int().nullish(),
   })
   .loose();
@@ -37,6 +43,39 @@ export const FieldGroupBody = z
   .loose();
 
 const IdParams = z.object({ id: Segment });
+
+type DefinitionBody = z.infer<typeof FieldDefinitionBody>;
+
+/** The root from either name; the empty GUID (what a read answers for "no root") resets it. */
+function rootOf(body: DefinitionBody): string | null | undefined {
+  const root = body.rootClassificationId !== undefined ? body.rootClassificationId : body.rootId;
+  return root && /^0+$/.test(root.replace(/-/g, '')) ? null : root;
+}
+
+/** A default sent as text: the value of a scalar field, comma-separated values of a list field; empty is none. */
+function defaultOf(body: DefinitionBody, current?: FieldDefinitionRow): FieldDefinitionFields['defaultValue'] {
+  const d = body.defaultValue;
+  if (typeof d !== 'string') return d;
+  if (d.trim() === '') return null;
+  const dataType = body.dataType ?? current?.data_type ?? '';
+  return isListType(dataType) ? { values: d.split(',').map((v) => v.trim()).filter(Boolean) } : { value: d };
+}
+
+/** The field group from `fieldGroupId`, else from `memberships` (the emulator keeps one group per definition). */
+function groupOf(body: DefinitionBody, current?: FieldDefinitionRow): string | null | undefined {
+  if (body.fieldGroupId !== undefined || !body.memberships) return body.fieldGroupId;
+  if (Array.isArray(body.memberships)) return body.memberships[0] ?? null;
+  const added = body.memberships.addOrUpdate ?? [];
+  if (added.length) return added[0];
+  const removed = new Set((body.memberships.remove ?? []).map((id) => normaliseGuid(id) ?? id));
+  return current?.field_group_id && removed.has(current.field_group_id) ? null : undefined;
+}
+
+/** What a create or update body asks for, its alternative forms read as the tenant reads them. */
+function writeFields(body: DefinitionBody, current?: FieldDefinitionRow): FieldDefinitionFields {
+  return { ...body, defaultValue: defaultOf(body, current), fieldGroupId: groupOf(body, current), rootClassificationId: rootOf(body), properties: definitionProperties(body) };
+}
+
 const admin = { rights: [Rights.SystemAdministration] };
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
@@ -72,7 +111,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     body: FieldDefinitionBody,
     responses: { 201: { description: 'The new definition', schema: FieldDefinitionSchema } },
     handler: async ({ body, request, reply }) => {
-      const fields = { ...body, properties: definitionProperties(body) };
+      const fields = writeFields(body);
       const id = await store.transaction((tx) => fieldDefinitions.write(tx, fields, ctx.clock.now()));
       const rc = renderContext(ctx, request);
       return created(reply, `${core(rc)}/fielddefinition/${id}`, await render(fieldDefinitionType, await fieldDefinitions.find(store, id), rc));
@@ -90,7 +129,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 204: { description: 'Changed' } },
     handler: async ({ params, body, reply }) => {
       const row = await fieldDefinitions.find(store, params.id);
-      const fields = { ...body, properties: definitionProperties(body) };
+      const fields = writeFields(body, row);
       await store.transaction((tx) => fieldDefinitions.write(tx, fields, ctx.clock.now(), row));
       return noContent(reply);
     },

@@ -17,5 +17,6 @@ import { register as files } from './files';
 import { register as maintenance } from './maintenance';
 import { register as emulatorState } from '../state/routes';
 import { register as webPages } from './webPages';
+import { register as configuration } from './configuration';
 
-export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages];
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages, configuration];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
 import { core } from '../domain/model';
+import { EN_US } from '../domain/languages';
 import { settings, type SettingDefinitionRow, type SettingRow } from '../domain/settings';
 import { defineType, render, renderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
@@ -13,7 +14,22 @@ import { listSmall } from './collection';
 export const settingDefinitionType = defineType<SettingDefinitionRow>({
   name: 'settingdefinition',
   self: (d, rc) => `${core(rc)}/settingdefinition/${encodeURIComponent(d.name)}`,
-  attributes: (d) => ({ id: d.id, name: d.name, category: d.category, dataType: d.data_type, description: d.description, defaultValue: d.default_value }),
+  // `labels`, `userGroupSettingMode` and the allow flags are read by configuration exporters (which skip `Manual` ones)
+  // and typed SDK models; the emulator's settings are system settings, not set per group.
+  attributes: (d) => ({
+    id: d.id,
+    name: d.name,
+    category: d.category,
+    dataType: d.data_type,
+    description: d.description,
+    defaultValue: d.default_value,
+    labels: [{ languageId: EN_US, value: d.name }],
+    userGroupSettingMode: 'None',
+    allowSystemSetting: true,
+    allowUserSetting: false,
+    roleRequiredForChange: null,
+    helpUrl: null,
+  }),
   relations: [],
 });
 
