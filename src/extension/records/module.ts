@@ -10,6 +10,8 @@ import { RecordDocuments } from './recordDocuments';
 import type { RecordTarget } from './targets';
 import { TreeEdits } from './treeEdits';
 
+const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
+
 export interface RecordsModuleDeps {
   connections: ConnectionManager;
   provider: ExplorerProvider;
@@ -27,6 +29,11 @@ export class RecordsModule implements vscode.Disposable {
     this.diagnostics = new RecordDiagnostics(this.documents, deps.log);
     this.edits = new TreeEdits(deps.connections, deps.provider, this.documents, deps.log);
     this.bulk = new BulkUpdate(deps.connections, deps.provider, this.documents, deps.log);
+    // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
+    // features (schema completion, validation, hovers, formatting) as a JSON language participant (package.json); but
+    // VS Code's JSON extension activates only when a `json` document opens, so it is woken here, before the first one.
+    const json = vscode.extensions.getExtension(JSON_LANGUAGE_FEATURES);
+    if (json && !json.isActive) Promise.resolve(json.activate()).catch((err: unknown) => deps.log.warn(`JSON language features: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** Opens a record as a writable document; the editor showing it. */

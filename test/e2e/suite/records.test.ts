@@ -87,7 +87,7 @@ describe('Records in VS Code', function () {
     const doc = editor.document;
     assert.equal(doc.uri.scheme, 'dam');
     assert.match(doc.uri.path, /\.dam-record\.json$/);
-    assert.equal(doc.languageId, 'json');
+    assert.equal(doc.languageId, 'dam-record');
     const shown = parse(doc.getText());
     assert.equal(shown.id.replace(/-/g, ''), id.replace(/-/g, ''));
     for (const name of ['Description', 'UsageRights', 'Keywords']) assert.ok(name in shown.fields || name in ((shown.readOnly.fields as object | undefined) ?? {}), `${name} is not shown`);
@@ -95,6 +95,40 @@ describe('Records in VS Code', function () {
     const stat = await vscode.workspace.fs.stat(doc.uri);
     assert.equal(stat.mtime, Date.parse(String(shown.readOnly.modifiedOn)));
     assert.ok(!((stat.permissions ?? 0) & vscode.FilePermission.Readonly), 'the record document is read-only');
+  });
+
+  // Each save is a write to the tenant (an update, a trail entry, rules run): records never auto-save, not even where
+  // Auto Save is on for everything else (code-server's and vscode.dev's default), yet keep VS Code's JSON features.
+  it('opens as a DAM Record document that does not auto-save and still completes field names from the schema', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    const userAutoSave = files.inspect<string>('autoSave')?.globalValue;
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', await someRecordId()))!.document;
+      assert.equal(doc.languageId, 'dam-record');
+      assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'afterDelay');
+      assert.equal(vscode.workspace.getConfiguration('files', doc).get('autoSave'), 'off');
+      assert.equal(vscode.workspace.getConfiguration('files', { languageId: 'dam-record' }).get('autoSave'), 'off');
+
+      // A field taken out of "fields" is offered again where it was, by its name (the tenant's schema, through VS
+      // Code's JSON language server).
+      const other = Object.keys(parse(doc.getText()).fields).find((name) => name !== 'Photographer');
+      assert.ok(other, 'no other field in the document');
+      const line = [...Array(doc.lineCount).keys()].map((i) => doc.lineAt(i)).find((l) => l.text.trimStart().startsWith('"Photographer":'));
+      assert.ok(line, `no line for Photographer in\n${doc.getText()}`);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, line.range, line.text.slice(0, line.firstNonWhitespaceCharacterIndex));
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      const at = new vscode.Position(line.lineNumber, line.firstNonWhitespaceCharacterIndex);
+      const labels = await until('a field name offered by completion', async () => {
+        const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at);
+        const found = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+        return found.some((l) => l.includes('Photographer')) && found;
+      });
+      assert.ok(!labels.includes(other) && !labels.includes(`"${other}"`), `${other}, already in the document, is offered: ${labels.join(', ')}`);
+    } finally {
+      await files.update('autoSave', userAutoSave, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('saves only what changed, as one update, and refuses a save with problems', async () => {

@@ -46,18 +46,9 @@ function photographerOf(runDir, id) {
   return JSON.parse(dam(runDir, 'records', 'get', id, '--json')).fields.Photographer;
 }
 
+// VS Code in a browser auto-saves one second after each edit by default ("files.autoSave": "afterDelay"), and this
+// test leaves it so: a record document never auto-saves (each save is a write to the tenant), only Ctrl+S saves it.
 export default async function run({ page, runDir, screenshot }) {
-  // VS Code in a browser auto-saves one second after each edit by default ("files.autoSave": "afterDelay"), as
-  // desktop VS Code does when a user turns it on: this test saves by hand, as a user who turned it off does.
-  await runCommand(page, 'File: Toggle Auto Save');
-  try {
-    await steps(page, runDir, screenshot);
-  } finally {
-    await runCommand(page, 'File: Toggle Auto Save');
-  }
-}
-
-async function steps(page, runDir, screenshot) {
   await findInDam(page, RECORD);
   const rows = await treeRows(page);
   const hit = rows.find((r) => r.label.startsWith(RECORD));
@@ -72,9 +63,15 @@ async function steps(page, runDir, screenshot) {
   if (!id) throw new Error(`no record id in the document:\n${text}`);
   const dirtyTab = page.locator('.tabs-container .tab.dirty', { hasText: RECORD }).first();
 
-  // Edit and save: the tab is clean again once the record took the change.
+  // Edit and save: Auto Save (on, code-server's default) leaves the record alone; Ctrl+S saves it, and the tab is
+  // clean again once the record took the change.
+  const photographer = photographerOf(runDir, id);
   await replaceValue(page, 'Photographer', '"Photographed in the UI test"');
   await dirtyTab.waitFor({ state: 'visible' });
+  // Auto Save would have saved a second after the edit: three seconds on, nothing was saved or written.
+  await page.waitForTimeout(3000);
+  if (!(await dirtyTab.isVisible())) throw new Error('the record document saved itself (Auto Save)');
+  if (photographerOf(runDir, id) !== photographer) throw new Error('the record was written without a save');
   await page.keyboard.press('Control+S');
   await dirtyTab.waitFor({ state: 'detached', timeout: 60_000 });
   if (photographerOf(runDir, id) !== 'Photographed in the UI test') throw new Error('the save did not reach the record');
