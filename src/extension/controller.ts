@@ -303,6 +303,12 @@ export class DamController implements vscode.Disposable {
   private async signIn(): Promise<Session | undefined> {
     const profile = this.connections.activeProfile() ?? (this.profiles.activeId ? await this.profiles.get(this.profiles.activeId) : undefined);
     if (!profile) return this.switchConnection();
+    // The local emulator's client secret is published (emulator contract): after Sign Out, signing in again uses it
+    // rather than asking a new user for a secret they were never given.
+    if (profile.id === EMULATOR_PROFILE_ID && profile.kind === 'emulator') {
+      await this.profiles.setSecrets(EMULATOR_PROFILE_ID, { clientSecret: EMULATOR_CLIENT.clientSecret });
+      return this.connectWithProgress(profile.id, { askSecrets: false });
+    }
     // After the server refused the secret, signing in again asks for it rather than sending it once more.
     const state = this.connections.state;
     const askSecrets = state.kind === 'error' && state.profile.id === profile.id && ASK_AGAIN.has(state.reason);

@@ -34,6 +34,15 @@ describeEachBackend('dam search / dam get', { seed: 'demo' }, (env) => {
     assert.doesNotMatch(good.stderr, /warning/);
   });
 
+  it('search notes once that criteria side by side are joined by OR (second walk of issue 27)', async () => {
+    const run = await dam(['search', 'Title contains harbour Status = Released', '--page-size', '1'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /note: No operator before this criterion: it is joined by OR \(the default\).*\(DQ3022\)/);
+    assert.equal(run.stderr.match(/DQ3022/g)?.length, 1);
+    const written = await dam(['search', 'Title contains harbour AND Status = Released', '--page-size', '1'], vars());
+    assert.doesNotMatch(written.stderr, /DQ3022/);
+  });
+
   it('search --classifications prints id and namePath', async () => {
     const run = await dam(['search', '*', '--classifications', '--all'], vars());
     assert.equal(run.code, 0, run.stderr);

@@ -62,6 +62,16 @@ describeEachBackend('search', { seed: 'demo' }, (env) => {
     assert.equal(pages.at(-1)?.nextCursor ?? null, null);
   });
 
+  it('sorts titles case-insensitively, as the service does (`big` between `Apple` and `Vivid`)', async () => {
+    const sortTitles = [`${tag} sort Vivid`, `${tag} sort big`, `${tag} sort Apple`, `${tag} sort notes`];
+    for (const title of sortTitles) await client().records.create({ title, contentType: 'Document' });
+    const expression = `Title = '${tag} sort *'`;
+    const asc = await collect(client().search.recordItems({ expression, sort: 'Title' }));
+    assert.deepEqual(asc.map((r) => r.title), [`${tag} sort Apple`, `${tag} sort big`, `${tag} sort notes`, `${tag} sort Vivid`]);
+    const desc = await collect(client().search.recordItems({ expression, sort: 'Title desc' }));
+    assert.deepEqual(desc.map((r) => r.title), asc.map((r) => r.title).reverse());
+  });
+
   it('a search cursor reused with another sort or expression is a 400', async () => {
     const first = await client().search.records({ expression: 'ContentType = Image', sort: 'Title', pageSize: 10 });
     assert.ok(first.nextCursor);

@@ -5,7 +5,7 @@ import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import type { SearchQuery } from '../../api/search';
 import type { Paged } from '../../api/schemas';
 import { writeLine } from '../output';
-import { diagnoseExpression } from '../../core/search';
+import { DiagnosticCodes, diagnoseExpression } from '../../core/search';
 
 function parseParams(values: unknown): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -83,6 +83,9 @@ export const searchCommand: Command = {
     // What the service takes without a word but cannot match (`Status = Relesed` finds nothing): said after the hits.
     const { diagnostics } = diagnoseExpression(query.expression ?? '', { target: classifications ? 'classifications' : 'records' });
     for (const d of diagnostics) if (d.severity === 'warning' && d.phase === 'semantic') io.stderr.write(`dam: warning: ${d.message} (${d.code})\n`);
+    // Criteria side by side are joined by OR: said once, since `A B` in a shell line reads as both to most people.
+    const joined = diagnostics.find((d) => d.code === DiagnosticCodes.ImplicitOperator);
+    if (joined) io.stderr.write(`dam: note: ${joined.message} (${joined.code})\n`);
     return 0;
   },
 };

@@ -100,6 +100,11 @@ export const DiagnosticCodes = {
   WildcardIgnored: 'DQ3015',
   /** A content status other than Draft, Released and Archived: the search finds nothing. */
   UnknownContentStatus: 'DQ3021',
+  /**
+   * Criteria side by side with no operator, joined by the default OR, which a reader of two lines takes for AND.
+   * Information, with fixes that write the operator out.
+   */
+  ImplicitOperator: 'DQ3022',
 
   /** `# @key` with an unknown key. */
   UnknownDirective: 'DQ4001',

@@ -1,6 +1,6 @@
 // Semantic checks of parsed expressions: properties, operators per type, values, fields and options.
 // Without a schema only what the spec fixes is checked; with one, fields and options too.
-import type { ComparisonOperator, Criterion, Expr, FieldRef, LiteralValue, PropertyPath, ScalarValue, SearchExpression, SortExpression, Value } from './ast';
+import type { BinaryExpr, ComparisonOperator, Criterion, Expr, FieldRef, LiteralValue, PropertyPath, ScalarValue, SearchExpression, SortExpression, Value } from './ast';
 import {
   ACCESSORS_BY_DATA_TYPE,
   ACCESSOR_INDEX as ACCESSOR_INDEX_,
@@ -185,6 +185,7 @@ function checkExpr(e: Expr, ctx: Ctx): void {
     case 'and':
     case 'or':
       for (let i = 0; i < e.operands.length; i++) checkExpr(e.operands[i], ctx);
+      if (e.implicit && e.kind === 'or') checkImplicitJoin(e, ctx);
       return;
     case 'not':
       checkExpr(e.operand, ctx);
@@ -197,6 +198,29 @@ function checkExpr(e: Expr, ctx: Ctx): void {
       return;
     default:
       return;
+  }
+}
+
+/**
+ * Criteria written side by side are joined by the default operator, OR (the spec's): someone who writes
+ * `Title contains harbour` on one line and `Status = Released` on the next expects both to hold, and gets either.
+ * Words side by side (`children harbour`) are left alone (any of them is what a word search means), and so is a
+ * query that chose `# @operator AND` (its joins are AND).
+ */
+function checkImplicitJoin(e: BinaryExpr, ctx: Ctx): void {
+  for (let i = 1; i < e.operands.length; i++) {
+    const [left, right] = [e.operands[i - 1], e.operands[i]];
+    if ((left.kind === 'text' && right.kind === 'text') || left.kind === 'error' || right.kind === 'error') continue;
+    const insert = (word: string) => ({ title: `Join with ${word}`, edits: [{ range: { start: right.range.start, end: right.range.start }, newText: `${word} ` }] });
+    ctx.out.push(
+      diagnostic(
+        DiagnosticCodes.ImplicitOperator,
+        'info',
+        'No operator before this criterion: it is joined by OR (the default), so records matching either one are found. Write AND to need both, or OR to say so.',
+        right.range,
+        [insert('AND'), insert('OR')],
+      ),
+    );
   }
 }
 

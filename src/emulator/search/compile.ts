@@ -448,8 +448,9 @@ export class Compiler {
         if (this.input.target !== 'records') throw errors.invalidSearchExpression('Field references apply to record searches only.');
         const def = this.input.resolveField(item.target.by, item.target.key);
         if (!def) throw errors.invalidSearchExpression(`Unknown field '${item.target.key.slice(0, 100)}'.`);
-        const column = def.dataType === 'Date' || def.dataType === 'DateTime' ? 'value_date' : 'value_text';
-        terms.push(`(SELECT min(fv.${column}) FROM field_values fv WHERE fv.record_id = r.id AND fv.field_id = ${this.sql.bind(def.id)}::text) ${dir} NULLS LAST`);
+        const dated = def.dataType === 'Date' || def.dataType === 'DateTime';
+        const value = dated ? 'fv.value_date' : 'lower(fv.value_text)';
+        terms.push(`(SELECT min(${value}) FROM field_values fv WHERE fv.record_id = r.id AND fv.field_id = ${this.sql.bind(def.id)}::text) ${dir} NULLS LAST`);
         continue;
       }
       const name = item.target.name;
@@ -462,6 +463,9 @@ export class Compiler {
       const info = lookupProperty(this.input.target, name);
       const column = info?.sortable ? COLUMNS[this.input.target].get(info.name) : undefined;
       if (!column || column.on !== 'row') throw errors.invalidSearchExpression(`'${name.slice(0, 100)}' is not a sortable property of ${this.input.target}.`);
+      // The service sorts text case-insensitively (`big` between `Apple` and `Vivid`); the column itself, then the
+      // id, break ties so the order (and so a cursor's offset) stays the same from one page to the next.
+      if (info?.type === 'String') terms.push(`lower(${column.sql}) ${dir}`);
       terms.push(`${column.sql} ${dir}`);
     }
     terms.push(`${t}.id`);

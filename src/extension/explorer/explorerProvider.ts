@@ -14,6 +14,7 @@ import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, words
 import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
 import { byTitle, compareNames } from '../names';
 import { readableTime } from '../dates';
+import { guidKey } from '../../core/search';
 
 type ClassificationNode = Extract<ExplorerNode, { kind: 'classification' }>;
 type RecordNode = Extract<ExplorerNode, { kind: 'record' }>;
@@ -212,7 +213,12 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
         return item;
       }
       case 'results': {
-        const item = new vscode.TreeItem(`Results for “${node.query}”`, vscode.TreeItemCollapsibleState.Expanded);
+        // A record looked up by id (a rendition made, a request's record, a reveal outside the tree) is named by its
+        // title: `Results for “Id = 0a567e5d…”` showed an id where a name belongs.
+        const byId = /^\s*Id\s*=\s*'?([0-9a-f-]{32,36})'?\s*$/i.exec(node.query)?.[1];
+        const one = byId && node.hits.length === 1 && guidKey(node.hits[0].id) === guidKey(byId) ? node.hits[0] : undefined;
+        const item = new vscode.TreeItem(one?.title ? `Record “${one.title}”` : `Results for “${node.query}”`, vscode.TreeItemCollapsibleState.Expanded);
+        if (one?.title) item.tooltip = `Found by its id: ${node.query}`;
         item.id = keyOf(node);
         item.contextValue = NodeContext.results;
         item.iconPath = new vscode.ThemeIcon('search');

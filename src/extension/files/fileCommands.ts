@@ -6,6 +6,7 @@ import { explorerNodeArg } from '../commandArgs';
 import { Commands, VIEW_CHECK_RESULTS } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
+import { pickRecord } from '../explorer/recordPicker';
 import type { FindingDiagnostics } from '../findings/findingDiagnostics';
 import type { DamLog } from '../log';
 import { registerCommand } from '../registration';
@@ -151,15 +152,10 @@ export class FileCommands implements vscode.Disposable {
     }
     if (node?.kind === 'record' || node?.kind === 'file') recordId = node.kind === 'record' ? node.id : node.recordId;
     if (!recordId) {
-      recordId = (
-        await vscode.window.showInputBox({
-          title,
-          prompt: "Record id: its master file's newest version is used (or pick a version in the DAM Explorer and use its context menu)",
-          ignoreFocusOut: true,
-          validateInput: (v) => (v.trim() ? undefined : 'Enter a record id'),
-        })
-      )?.trim();
-      if (!recordId) return undefined;
+      // By words of its title: a new user knows the record's name, not its id.
+      const picked = await pickRecord(client, { title, placeholder: "Words of the record's title (its master file's newest version is used)" });
+      if (!picked) return undefined;
+      recordId = picked.id;
     }
     const id = await loadChecksModule().versionOfRecord(client, recordId);
     return { id, label: await this.labelOfVersion(id, recordId) };

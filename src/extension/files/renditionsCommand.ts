@@ -11,6 +11,7 @@ import type { Explorer } from '../explorer/explorer';
 import { renditionFileName, type ExplorerNode } from '../explorer/nodes';
 import type { DamLog } from '../log';
 import { count } from '../plural';
+import { pickRecord } from '../explorer/recordPicker';
 
 export interface RenditionArgs {
   recordIds?: string[];
@@ -49,14 +50,10 @@ export class RenditionsCommand {
     }
     let recordIds = args.recordIds ?? [...recordNodes.keys()];
     if (recordIds.length === 0) {
-      const text = await vscode.window.showInputBox({
-        title: 'DAM: create renditions for',
-        prompt: 'Record ids, separated by commas or spaces (or select records in the DAM Explorer and use its context menu)',
-        ignoreFocusOut: true,
-        validateInput: (v) => (v.split(/[\s,]+/).some(Boolean) ? undefined : 'Enter at least one record id'),
-      });
-      if (!text) return undefined;
-      recordIds = [...new Set(text.split(/[\s,]+/).filter(Boolean))];
+      // By words of its title (several records: select them in the DAM Explorer and use its context menu).
+      const picked = await pickRecord(client, { title: 'DAM: create renditions for', placeholder: "Words of the record's title (for several, select them in the DAM Explorer)" });
+      if (!picked) return undefined;
+      recordIds = [picked.id];
     }
     const presets = args.presets ?? (await this.askPresets(client, recordIds.length));
     if (!presets?.length) return undefined;

@@ -18,6 +18,7 @@ import type { DamLog } from '../log';
 import { defaultOf, fieldLabel, optionsOf, toFieldInput, validateFieldText, widgetOf } from './fieldValues';
 import { defaultTitle, formatBytes, UploadQueue, type BatchResult, type BatchSnapshot, type RecordStatus, type UploadItem, type UploadTarget } from '../../api/uploadQueue';
 import { count } from '../plural';
+import { pickRecord } from '../explorer/recordPicker';
 
 /** What the command accepts when run programmatically; every field given skips its prompt. */
 export interface UploadArgs {
@@ -182,10 +183,10 @@ export class UploadCommand {
     );
     if (!how) return undefined;
     if (how.to === 'record') {
-      const id = (await vscode.window.showInputBox({ title: 'DAM: record to add a version to', prompt: 'Record id', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter the record id') }))?.trim();
-      if (!id) return undefined;
-      const title = await client.records.get(id).then((r) => r.title, () => undefined);
-      return { target: { kind: 'record', recordId: id }, label: title ? `“${title}”` : `record ${id}` };
+      // By words of its title, as the record is known; an id pasted in is taken too.
+      const picked = await pickRecord(client, { title: 'DAM: record to add a version to' });
+      if (!picked) return undefined;
+      return { target: { kind: 'record', recordId: picked.id }, label: `“${picked.title}”` };
     }
     const items: Promise<(vscode.QuickPickItem & { id: string })[]> = client.classifications
         .list({ pageSize: 500 })

@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import type { DamClient } from '../../api/client';
 import { Pager } from './pager';
 import type { QueryRequest } from './request';
-import { csvLine, csvRecordLine, exportColumns, recordCells } from './rows';
+import { classificationCells, classificationIdsOf, csvLine, exportColumns, recordCells } from './rows';
+import { ExportValueNames } from './valueNames';
 
 export type ExportFormat = 'csv' | 'json';
 
@@ -22,8 +23,9 @@ async function write(stream: WriteStream, chunk: string): Promise<void> {
 
 /**
  * Writes every result to `file`; resolves with the number of rows written. An abort leaves a partial file and rejects.
- * A records CSV has a column for every property and field value any row carries: the rows go to a scratch file
- * first (memory stays at one page) while the columns are collected, then the CSV is written from it.
+ * A CSV has a column for every property (and, for records, every field value) any row carries: the rows go to a
+ * scratch file first (memory stays at one page) while the columns are collected, then the CSV is written from it.
+ * Field values that hold ids (option lists, classifications, languages) are written by their names.
  */
 export async function exportResults(
   client: DamClient,
@@ -32,8 +34,11 @@ export async function exportResults(
   file: string,
   options: { pageSize?: number; signal?: AbortSignal; onProgress?: (p: ExportProgress) => void } = {},
 ): Promise<number> {
-  const allColumns = format === 'csv' && request.target !== 'classifications';
-  const pager = new Pager(client, request, options.pageSize ?? 100, options.signal, allColumns ? { plain: true, select: { resources: { record: ['fields'] } } } : {});
+  const allColumns = format === 'csv';
+  const records = request.target !== 'classifications';
+  const read = allColumns ? (records ? { plain: true, select: { resources: { record: ['fields'] } } } : { plain: true }) : {};
+  const names = allColumns && records ? await ExportValueNames.load(client, options.signal) : undefined;
+  const pager = new Pager(client, request, options.pageSize ?? 100, options.signal, read);
   const scratch = `${file}.rows.part`;
   const stream = createWriteStream(allColumns ? scratch : file, { encoding: 'utf8' });
   const closed = new Promise<void>((resolve, reject) => {
@@ -43,19 +48,18 @@ export async function exportResults(
   const columns = new Set<string>();
   let written = 0;
   try {
-    if (format === 'csv' && !allColumns) await write(stream, csvLine(['id', 'name', 'type', 'namePath', 'createdOn', 'modifiedOn'])); // classifications
-    else if (format === 'json') await write(stream, '[');
+    if (format === 'json') await write(stream, '[');
     while (!pager.done) {
       options.signal?.throwIfAborted();
       const page = await pager.next();
       let chunk = '';
+      await names?.readClassifications(new Set(page.items.flatMap(classificationIdsOf)));
       for (const item of page.items) {
         if (allColumns) {
-          const cells = recordCells(item);
+          const cells = records ? recordCells(item, names) : classificationCells(item);
           for (const name of Object.keys(cells)) columns.add(name);
           chunk += `${JSON.stringify(cells)}\n`;
-        } else if (format === 'csv') chunk += csvRecordLine(item, request.target);
-        else chunk += `${written === 0 ? '\n' : ',\n'}${JSON.stringify(stripLinks(item))}`;
+        } else chunk += `${written === 0 ? '\n' : ',\n'}${JSON.stringify(stripLinks(item))}`;
         written++;
       }
       if (chunk) await write(stream, chunk);
@@ -69,7 +73,7 @@ export async function exportResults(
   }
   if (allColumns) {
     try {
-      await writeCsvFrom(scratch, file, exportColumns(columns), options.signal);
+      await writeCsvFrom(scratch, file, exportColumns(columns, request.target), options.signal);
     } finally {
       await rm(scratch, { force: true });
     }

@@ -161,6 +161,10 @@ describe('DAM Explorer', function () {
     const copied = await vscode.commands.executeCommand('dam.copyId', hits[0]);
     assert.equal(copied, hits[0].id);
     assert.equal(await vscode.env.clipboard.readText(), hits[0].id);
+    // A record looked up by id (Create Renditions and the request inspector reveal one so) is named by its title.
+    const byId = await provider.find(`Id = ${hits[0].id}`);
+    assert.ok(byId);
+    assert.equal(provider.getTreeItem(byId).label, `Record “${String(hits[0].kind === 'record' ? hits[0].record.title : '')}”`);
     await vscode.commands.executeCommand('dam.explorer.clearFind');
     assert.ok(!(await provider.getChildren()).some((n) => n.kind === 'results'));
   });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from '../../../src/core/search';
 import { analyticsJsonSchema } from '../../../src/extension/analytics/analyticsJsonSchema';
 import { requestOf, searchQueryOf } from '../../../src/extension/query/request';
-import { csvLine, csvRecordLine, exportColumns, recordCells, rowOf } from '../../../src/extension/query/rows';
+import { classificationCells, classificationIdsOf, csvLine, exportColumns, recordCells, rowOf, type ValueNames } from '../../../src/extension/query/rows';
 
 function only(text: string) {
   const { sections } = parseDocument(text);
@@ -56,11 +56,6 @@ describe('result rows and CSV', () => {
     assert.equal(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 3]), 'a,"b,c","say ""hi""","two\nlines",,3\r\n');
   });
 
-  it('writes records in the export column order', () => {
-    const line = csvRecordLine({ id: 'r1', title: 'Harbour, at dusk', contentType: 'Image', status: 'Approved', createdOn: '2024-01-01T00:00:00Z', modifiedOn: '2024-02-01T00:00:00Z', other: 'x' }, 'records');
-    assert.equal(line, 'r1,"Harbour, at dusk",Image,Approved,2024-01-01T00:00:00Z,2024-02-01T00:00:00Z\r\n');
-  });
-
   it('exports every property and each field value of a record as its own named cell', () => {
     const cells = recordCells({
       id: 'r1',
@@ -86,6 +81,43 @@ describe('result rows and CSV', () => {
       'field: Caption': 'At dusk; In der Dämmerung',
     });
     assert.deepEqual(exportColumns(['fileCount', 'id', 'field: Keywords', 'title']), ['id', 'title', 'contentType', 'status', 'createdOn', 'modifiedOn', 'fileCount', 'field: Keywords']);
+  });
+
+  it('writes the ids an option list, a classification list and a language list hold by their names', () => {
+    const item = {
+      id: 'r1',
+      fields: [
+        { id: 'F-USAGE', fieldName: 'UsageRights', dataType: 'OptionList', localizedValues: [{ languageId: null, values: ['o1', 'o9'] }] },
+        { id: 'f-line', fieldName: 'ProductLine', dataType: 'ClassificationList', localizedValues: [{ values: ['c1', 'c2'] }] },
+        { id: 'f-lang', fieldName: 'Languages', dataType: 'LanguageList', localizedValues: [{ values: ['l1'] }] },
+        { id: 'f-kw', fieldName: 'Keywords', dataType: 'TextList', localizedValues: [{ values: ['o1'] }] },
+      ],
+    };
+    const names: ValueNames = {
+      option: (field, option) => (field.toLowerCase() === 'f-usage' && option === 'o1' ? 'Licensed' : undefined),
+      classification: (id) => ({ c1: '/Products/Office/Chairs' })[id],
+      language: (id) => (id === 'l1' ? 'English' : undefined),
+    };
+    assert.deepEqual(classificationIdsOf(item), ['c1', 'c2']);
+    const cells = recordCells(item, names);
+    // An id the names do not know stays an id; a text list's "o1" is text, not an option.
+    assert.equal(cells['field: UsageRights'], 'Licensed; o9');
+    assert.equal(cells['field: ProductLine'], '/Products/Office/Chairs; c2');
+    assert.equal(cells['field: Languages'], 'English');
+    assert.equal(cells['field: Keywords'], 'o1');
+  });
+
+  it('exports every property of a classification, its labels as text, the fixed columns first', () => {
+    const cells = classificationCells({
+      id: 'c1',
+      name: 'Chairs',
+      namePath: '/Products/Office/Chairs',
+      labels: [{ languageId: 'en', value: 'Chairs' }, { languageId: 'de', value: 'Stühle' }],
+      sortIndex: 3,
+      _links: { self: { href: 'x' } },
+    });
+    assert.deepEqual(cells, { id: 'c1', name: 'Chairs', namePath: '/Products/Office/Chairs', labels: 'Chairs; Stühle', sortIndex: '3' });
+    assert.deepEqual(exportColumns(['labels', 'id', 'sortIndex', 'name'], 'classifications'), ['id', 'name', 'namePath', 'createdOn', 'modifiedOn', 'labels', 'sortIndex']);
   });
 
   it('makes table rows for records and classifications', () => {

@@ -97,7 +97,7 @@ describe('task form', () => {
     const closing = formBody(form({ autoClose: true, autoAccept: true, canDelegate: true }));
     assert.equal(closing.autoClose, 1);
     for (const k of ['workGroupActionID', 'autoAccept', 'canDelegate', 'assignees']) assert.equal(k in closing, false, k);
-    assert.deepEqual(checkTaskForm(form({ autoClose: true }), ctx).disabled, ['workGroupAction', 'autoAccept', 'people']);
+    assert.deepEqual(checkTaskForm(form({ autoClose: true, status: '2', startType: '4' }), ctx).disabled, ['workGroupAction', 'autoAccept', 'people']);
     const one = formBody(form({ workGroupAction: '1', autoAccept: true }));
     assert.equal('autoAccept' in one, false);
     assert.equal(checkTaskForm(form({ workGroupAction: '4' }), ctx).errors.workGroupAction, TaskMessages.badWorkGroupAction);
@@ -162,6 +162,9 @@ describe('task form', () => {
     assert.deepEqual(assigned.errors, {});
     assert.equal(assigned.body?.beginDate, '2026-11-23T10:00:00');
     assert.equal(checkTaskForm(form({ status: '2', startType: '1', beginDate: '', durationDays: '' }), ctx).errors.duration, 'Enter the duration; as soon as possible, the task begins at the project’s start');
+    // As soon as possible the begin is shown disabled; a start type that uses the begin leaves it open.
+    assert.ok(asap.disabled.includes('beginDate'));
+    assert.ok(!checkTaskForm(form({ status: '2', startType: '4', beginDate: '', durationDays: '2' }), ctx).disabled.includes('beginDate'));
     // A start type that uses the begin still needs it.
     assert.match(checkTaskForm(form({ status: '2', startType: '4', beginDate: '', durationDays: '2' }), ctx).errors.beginDate ?? '', /two of begin, end and duration/);
   });

@@ -103,6 +103,28 @@ describe('query diagnostics', () => {
     assert.equal(p.fixes?.[0].edits[0].newText, 'Title');
   });
 
+  // Second walk of issue 27: `Title contains harbour` and `Status = Released` on two lines found 368 records that
+  // were not about harbours, with no word why (the lines were joined by the default OR).
+  it('criteria side by side are a hint that they are joined by OR, with fixes that write AND or OR', () => {
+    const text = 'Title contains harbour\nStatus = Released';
+    const [d, ...rest] = diagnoseExpression(text).diagnostics;
+    assert.deepEqual(rest, []);
+    assert.equal(d?.code, C.ImplicitOperator);
+    assert.equal(d.severity, 'info');
+    assert.equal(text.slice(d.range.start, d.range.end), 'Status = Released');
+    assert.match(d.message, /joined by OR \(the default\), so records matching either one are found\. Write AND to need both/);
+    assert.deepEqual(d.fixes?.map((f) => [f.title, f.edits[0].range.start, f.edits[0].newText]), [
+      ['Join with AND', 23, 'AND '],
+      ['Join with OR', 23, 'OR '],
+    ]);
+    // Words side by side are a word search; written operators, and joins the query made AND, say what they mean.
+    for (const quiet of ['harbour sunset', '"children\'s" harbour', 'Title contains harbour AND Status = Released', 'Title contains harbour OR Status = Released']) {
+      assert.deepEqual(diagnoseExpression(quiet).diagnostics, [], quiet);
+    }
+    assert.deepEqual(diagnoseExpression(text, { defaultOperator: 'AND' }).diagnostics, []);
+    assert.equal(diagnoseExpression('harbour Status = Released').diagnostics[0]?.code, C.ImplicitOperator);
+  });
+
   // Issue 27, item 8: `Status = Relesed` quietly found 0 records.
   it('a content status that is none of the three is a warning with a fix to the closest', () => {
     const [d] = diagnoseExpression('Status = Relesed').diagnostics;
