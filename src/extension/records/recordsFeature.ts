@@ -8,6 +8,7 @@ import { Commands, QUERY_LANGUAGE } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Explorer } from '../explorer/explorer';
 import type { DamFsPart } from '../explorer/damFs';
+import { pickRecord } from '../explorer/recordPicker';
 import type { DamLog } from '../log';
 import { lazyModule } from '../lazyModule';
 import type { QueryFeature } from '../query/queryFeature';
@@ -83,19 +84,30 @@ export class RecordsFeature implements DamFsPart, vscode.Disposable {
     return this.load().documents.writeFile(uri, content);
   }
 
-  /** DAM: Open Record from a tree row, a query-results row, a search hit, an id, or the palette (asks for the id). */
+  /** DAM: Open Record from a tree row, a query-results row, a search hit, an id, or the palette (asks which record). */
   async open(arg?: unknown): Promise<vscode.TextEditor | undefined> {
     const given = targetsOfArgs(arg, undefined)[0];
     const id = typeof given === 'string' ? given : given?.id;
-    const recordId = (arg === undefined ? undefined : id) ?? (await askRecordId('DAM: Open Record'));
+    const recordId = (arg === undefined ? undefined : id) ?? (await this.askRecord('DAM: Open Record'));
     return recordId ? this.load().open(recordId) : undefined;
   }
 
-  /** The records a tree command acts on; asks for an id when nothing names one. */
+  /**
+   * Asks which record, from the palette: by words of its title, searched on the tenant as the user types (a new user
+   * knows a record's name, not its id; a pasted id still works). Without a session there is nothing to search, so
+   * it asks for the id.
+   */
+  private async askRecord(title: string): Promise<string | undefined> {
+    const client = this.connections.session?.client;
+    if (!client) return askRecordId(title);
+    return (await pickRecord(client, { title }))?.id;
+  }
+
+  /** The records a tree command acts on; asks which record when nothing names one. */
   private async targets(node: unknown, selected: unknown, title: string): Promise<RecordTarget[]> {
     const found = targetsOfArgs(node, selected);
     if (found.length && typeof found[0] !== 'string') return found as RecordTarget[];
-    const ids = found.length ? (found as string[]) : [await askRecordId(`DAM: ${title}`)].filter((id): id is string => !!id);
+    const ids = found.length ? (found as string[]) : [await this.askRecord(`DAM: ${title}`)].filter((id): id is string => !!id);
     return ids.length ? this.load().targetsOf(ids) : [];
   }
 
