@@ -21,7 +21,7 @@ describe('Getting Started walkthrough', () => {
 
   it('walks from the emulator to a real tenant', () => {
     assert.equal(manifest.contributes.walkthroughs.length, 1);
-    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['startEmulator', 'browse', 'query', 'upload', 'publishCheck', 'connectTenant']);
+    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['startEmulator', 'browse', 'editRecord', 'query', 'upload', 'publishCheck', 'connectTenant']);
   });
 
   for (const step of walkthrough.steps) {
