@@ -26,9 +26,11 @@ export default async function run({ page, screenshot, workspace }) {
   await hit.click();
   await pick(page, 'Publish the result');
 
-  await expandPane(page, 'Check Results');
   const deadline = Date.now() + 60_000;
   for (;;) {
+    // Unfolded in the loop: Publish reveals the view itself, and a click on a header that was folded a moment
+    // ago can fold it again.
+    await expandPane(page, 'Check Results');
     const rows = await treeRows(page, 'Check Results');
     if (rows.some((r) => r.label.includes(check))) break;
     if (Date.now() > deadline) throw new Error(`the published result is not in Check Results: ${JSON.stringify(rows.map((r) => r.label))}`);

@@ -150,20 +150,21 @@ export async function findInDam(page, text) {
 /** Clicks `item` in the context menu of `row`. */
 export async function contextMenu(page, row, item) {
   const entry = page.locator('.monaco-menu .action-item', { hasText: item }).first();
-  // A hover or a focus change can swallow the first right-click: try again a few times.
+  // A hover or a focus change can swallow the first right-click, and a row redrawn while the menu is open (its
+  // check badge arriving) closes the menu under the pointer: open it again, a few times.
   for (let attempt = 1; ; attempt++) {
     await page.mouse.move(0, 0);
     await row.click({ button: 'right', position: { x: 60, y: 10 } });
     try {
       await entry.waitFor({ state: 'visible', timeout: 5000 });
+      await entry.hover({ timeout: 5000 });
+      await entry.locator('.action-menu-item').first().click({ timeout: 5000 });
       break;
     } catch (error) {
       if (attempt === 3) throw error;
       await page.keyboard.press('Escape');
     }
   }
-  await entry.hover();
-  await entry.locator('.action-menu-item').first().click();
   // A menu that is still open did not take the click: Enter runs the entry under the pointer.
   if (await entry.isVisible().catch(() => false)) await page.keyboard.press('Enter');
 }
