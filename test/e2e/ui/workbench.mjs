@@ -255,6 +255,8 @@ export async function resetWorkbench(page) {
     await page.waitForTimeout(200);
   }
   await runCommand(page, 'Notifications: Clear All Notifications');
+  // A panel left open (the DAM log, Problems) takes half the editor's height from the next test.
+  if (await page.locator('.part.panel').first().isVisible().catch(() => false)) await runCommand(page, 'View: Hide Panel');
   await openViewContainer(page, 'DAM');
   const clear = page.locator('.part.sidebar .action-label[aria-label="Clear Search Results"]');
   if (await clear.first().isVisible().catch(() => false)) await clear.first().click({ force: true });
