@@ -74,6 +74,13 @@ export class ConnectionManager implements vscode.Disposable {
     return this.current.kind === 'connected' ? this.current.session : undefined;
   }
 
+  /** The session, for a command that cannot do anything without one: throws the words a user reads when there is none. */
+  requireSession(): Session {
+    const session = this.session;
+    if (!session) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
+    return session;
+  }
+
   /**
    * Connects to a profile and makes it the active one. Resolves with the session; rejects with a
    * ConnectionError saying in words what went wrong (or a CancellationError).

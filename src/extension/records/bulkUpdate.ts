@@ -49,9 +49,7 @@ export class BulkUpdate {
   ) {}
 
   private get client(): DamClient {
-    const client = this.connections.session?.client;
-    if (!client) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
-    return client;
+    return this.connections.requireSession().client;
   }
 
   async run(source: BulkSource, options: BulkOptions = {}): Promise<BulkOutcome | undefined> {

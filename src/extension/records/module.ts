@@ -45,8 +45,7 @@ export class RecordsModule implements vscode.Disposable {
 
   /** Targets for ids given without a row: each record read for its title and status (the confirmation names it). */
   async targetsOf(ids: string[]): Promise<RecordTarget[]> {
-    const client = this.deps.connections.session?.client;
-    if (!client) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
+    const client = this.deps.connections.requireSession().client;
     return Promise.all(
       ids.map(async (id) => {
         const r = await client.recordEdits.readRecord(id).catch((err: unknown) => {

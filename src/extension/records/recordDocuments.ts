@@ -74,9 +74,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
 
   /** The document's URI for a record on the active connection. */
   uriOf(recordId: string, title: string | null | undefined): vscode.Uri {
-    const session = this.connections.session;
-    if (!session) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
-    return recordDocUri(session.profile.id, recordId, title);
+    return recordDocUri(this.connections.requireSession().profile.id, recordId, title);
   }
 
   /** Reads a record for opening; what was read is served to the editor that opens it next. */

@@ -30,9 +30,7 @@ export class TreeEdits {
   ) {}
 
   private get client(): DamClient {
-    const client = this.connections.session?.client;
-    if (!client) throw new Error('Not connected: start the local emulator or connect to a tenant first.');
-    return client;
+    return this.connections.requireSession().client;
   }
 
   /** Deletes records after a modal confirmation naming them; true when deleted. */
