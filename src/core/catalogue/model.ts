@@ -1,0 +1,97 @@
+// The shape of the service catalogue (STYLE 16): everything known of the service's surface as data, each entry with
+// the sources it was read from. The emulator serves from it, the probe reads its read routes, tests are generated
+// from it. The data lives beside this file; this module only says what an entry is.
+
+/**
+ * Where a line was read. `spec`: shared/spec/api-spec.md; `notes`: shared/spec/real-service-notes.md; `contract`:
+ * shared/spec/emulator-contract.md; `docs`: the service's public developer documentation or API reference page (give
+ * its address); `sdk`: a public SDK's model (repository and path); `client`: a public client's request, as replayed
+ * in test/interop (repository and path).
+ */
+export type SourceKind = 'spec' | 'notes' | 'contract' | 'docs' | 'sdk' | 'client';
+
+export interface Source {
+  kind: SourceKind;
+  /** A section of a spec file, an address, or `owner/repo path`. */
+  ref: string;
+}
+
+/** Which API (and so which host of the spec) a route belongs to. */
+export type Api = 'core' | 'upload' | 'ops' | 'analytics' | 'auth';
+
+export interface RouteEntry {
+  api: Api;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /**
+   * The path relative to the API's base ({core_url} for `core`, the host root otherwise), with parameters in braces:
+   * `/record/{id}`. Matched case-insensitively, as the service does.
+   */
+  path: string;
+  /** The resource the route answers (a key of `resources`), when it answers one or a collection of them. */
+  resource?: string;
+  /** True when the answer is a paged collection of `resource`. */
+  collection?: boolean;
+  sources: readonly Source[];
+  /** Where sources disagree: which one wins and why. */
+  note?: string;
+}
+
+/** JSON types as a client's typed model reads them. `date-time` and `guid` are strings with a format. */
+export type MemberType =
+  | 'string'
+  | 'guid'
+  | 'date-time'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | 'array'
+  | 'string|null';
+
+export interface MemberEntry {
+  name: string;
+  type: MemberType;
+  /** The service may answer null (a client must then type it nullable). */
+  nullable?: boolean;
+  /** Only present when selected (`select-<resource>: <name>`), not in the default representation. */
+  selectOnly?: boolean;
+  sources: readonly Source[];
+  note?: string;
+}
+
+export interface RelationEntry {
+  /** The link relation in `_links`, and the key of `_embedded` when selected. */
+  rel: string;
+  /** The value for the `select-<resource>` header; the relation name when absent. */
+  selectKey?: string;
+  /** The resource it points to (a key of `resources`). */
+  target: string;
+  /** Embeds a collection (`_embedded.<rel>.items[]`) rather than one resource. */
+  collection?: boolean;
+  sources: readonly Source[];
+  note?: string;
+}
+
+export interface ResourceEntry {
+  /** The resource's name as the service writes it in `select-<name>` headers (`record`, `fileversion`). */
+  name: string;
+  members: readonly MemberEntry[];
+  relations: readonly RelationEntry[];
+  /** What a search expression may name on it (properties); fields are named by FieldName/FieldId/FieldLabel. */
+  searchable?: readonly { property: string; sources: readonly Source[] }[];
+  sources: readonly Source[];
+}
+
+export interface AnalyticsMemberEntry {
+  /** `Domain.member`. */
+  name: string;
+  kind: 'measure' | 'dimension';
+  type: 'count' | 'time' | 'number' | 'string' | 'boolean';
+  sources: readonly Source[];
+}
+
+export interface Catalogue {
+  routes: readonly RouteEntry[];
+  resources: Readonly<Record<string, ResourceEntry>>;
+  analytics: readonly AnalyticsMemberEntry[];
+}
