@@ -1,84 +1,79 @@
 // A JSON schema of a tenant's record documents, generated from its field definitions: the editor's completion and
-// first-line checks (option names, types, languages). validateDocument stays the authority; the schema helps typing.
-// No `pattern`s: validateDocument says a wrong date, time or record id in words, and a pattern would show the same
-// problem a second time, as a regular expression.
+// hovers (field names with their type, option names, languages, statuses). It judges nothing: no `type`, `enum`,
+// `required`, `pattern` or `additionalProperties`, since validateDocument is the one verdict on a record document
+// (the same check refuses a save), and a schema that also judged showed each bad value twice, in other words, and
+// disagreed with it (it accepted an option's label the record check refused). Values to pick are offered as
+// `defaultSnippets`, which VS Code's JSON language service completes but never validates.
 import { NEUTRAL_KEY, RECORD_STATUSES, isListType, readOnlyReason, type FieldDefinitionInfo, type LanguageInfo } from './model';
 
 type JsonSchema = Record<string, unknown>;
 
+interface Snippet {
+  label: string;
+  description?: string;
+  body: unknown;
+}
+
+const snippets = (list: Snippet[]): JsonSchema => (list.length ? { defaultSnippets: list } : {});
+
+/** What a value of one item can be: one completion entry per option (its name, its label as the description). */
 function itemSchema(def: FieldDefinitionInfo, languages: readonly LanguageInfo[]): JsonSchema {
   switch (def.dataType) {
-    case 'OptionList': {
-      const names = (def.options ?? []).map((o) => o.name);
-      const labels = (def.options ?? []).map((o) => o.label).filter((l): l is string => !!l && !names.includes(l));
-      return { type: 'string', enum: [...names, ...labels], markdownEnumDescriptions: [...(def.options ?? []).map((o) => o.label ?? o.name), ...labels] };
-    }
+    case 'OptionList':
+      return snippets((def.options ?? []).map((o) => ({ label: o.name, ...(o.label && o.label !== o.name ? { description: o.label } : {}), body: o.name })));
     case 'LanguageList':
-      return languages.length ? { type: 'string', enum: languages.map((l) => l.culture || NEUTRAL_KEY) } : { type: 'string' };
+      return snippets(languages.map((l) => ({ label: l.culture || NEUTRAL_KEY, ...(l.name ? { description: l.name } : {}), body: l.culture || NEUTRAL_KEY })));
     case 'RecordList':
     case 'RecordLink':
-      return { type: 'string', description: 'A record id' };
+      return { description: 'A record id' };
     case 'ClassificationList':
-      return { type: 'string', description: 'A classification name path (/A/B) or id' };
+      return { description: 'A classification name path (/A/B) or id' };
     case 'HyperlinkList':
-      return { anyOf: [{ type: 'string' }, { type: 'object', properties: { url: { type: 'string' }, displayText: { type: 'string' } }, required: ['url'] }] };
-    case 'UserList':
-    case 'UserGroupList':
-      return { type: ['string', 'number'] };
+      return snippets([{ label: '{ url, displayText }', body: { url: '', displayText: '' } }]);
     default:
-      return { type: 'string' };
+      return {};
   }
 }
 
 function valueSchema(def: FieldDefinitionInfo, languages: readonly LanguageInfo[]): JsonSchema {
   const t = def.dataType;
-  if (isListType(t)) return { type: 'array', items: itemSchema(def, languages) };
+  if (isListType(t)) return { items: itemSchema(def, languages), ...snippets([{ label: '[]', description: 'a list', body: [] }]) };
   switch (t) {
-    case 'Numeric':
-    case 'Duration':
-      return { type: ['number', 'null'] };
     case 'Date':
-      return { type: ['string', 'null'], description: 'YYYY-MM-DD' };
+      return { description: 'YYYY-MM-DD' };
     case 'DateTime':
-      return { type: ['string', 'null'], description: 'ISO 8601, e.g. 2025-03-01T12:00:00Z' };
+      return { description: 'ISO 8601, e.g. 2025-03-01T12:00:00Z' };
     case 'Time':
-      return { type: ['string', 'null'], description: 'HH:MM or HH:MM:SS' };
-    case 'Json':
-      return {};
+      return { description: 'HH:MM or HH:MM:SS' };
     default:
-      return { type: ['string', 'null'] };
+      return {};
   }
 }
 
 /** The JSON schema of a record document for these definitions (draft-07, as VS Code's JSON language service reads it). */
 export function documentJsonSchema(definitions: readonly FieldDefinitionInfo[], languages: readonly LanguageInfo[] = []): JsonSchema {
   const fields: Record<string, JsonSchema> = {};
+  const cultures = languages.map((l) => l.culture || NEUTRAL_KEY);
   for (const def of definitions) {
     if (readOnlyReason(def)) continue;
     const value = valueSchema(def, languages);
     const description = `${def.label ?? def.name} (${def.dataType}${def.isRequired ? ', required' : ''}${def.isLocalizable ? ', localized' : ''})`;
     fields[def.name] = def.isLocalizable
-      ? {
-          description,
-          type: ['object', 'null'],
-          ...(languages.length ? { propertyNames: { enum: languages.map((l) => l.culture || NEUTRAL_KEY) } } : {}),
-          additionalProperties: value,
-        }
+      ? // Languages are offered as the map's keys; each value is described as the field's value.
+        { description, properties: Object.fromEntries(cultures.map((c) => [c, value])), additionalProperties: value, ...snippets([{ label: '{}', description: 'values by language', body: {} }]) }
       : // The field's own words first; the value's format (YYYY-MM-DD…) after them, not instead of them.
         { ...value, description: typeof value.description === 'string' ? `${description}: ${value.description}` : description };
   }
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    type: 'object',
-    required: ['id', 'status', 'fields'],
     properties: {
-      id: { type: 'string', description: 'The record id (cannot change)' },
-      title: { type: 'string' },
-      status: { enum: [...RECORD_STATUSES] },
-      contentType: { type: 'string', description: 'Shown; cannot change here' },
-      classifications: { type: 'array', items: { type: 'string' }, description: 'Name paths (/A/B) or ids', uniqueItems: true },
-      fields: { type: 'object', properties: fields, additionalProperties: false },
-      readOnly: { type: 'object', description: 'Shown, never sent' },
+      id: { description: 'The record id (cannot change)' },
+      title: { description: 'The record title' },
+      status: { description: `One of ${RECORD_STATUSES.join(', ')}`, ...snippets(RECORD_STATUSES.map((s) => ({ label: s, body: s }))) },
+      contentType: { description: 'Shown; cannot change here' },
+      classifications: { description: 'Name paths (/A/B) or ids', items: { description: 'A classification name path (/A/B) or id' } },
+      fields: { description: 'The fields, by name', properties: fields },
+      readOnly: { description: 'Shown, never sent' },
     },
   };
 }

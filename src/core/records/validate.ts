@@ -49,6 +49,13 @@ function validDate(text: string, dataType: string): boolean {
   return /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) && !Number.isNaN(Date.parse(text));
 }
 
+/** Whether YYYY-MM-DD names a day of the calendar (Date.UTC rolls 2026-02-29 over to March; a real day survives). */
+function realDay(text: string): boolean {
+  const [y, m, d] = text.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
 const DATE_HINT: Record<string, string> = { Date: 'a date (YYYY-MM-DD)', DateTime: 'a date and time (ISO 8601, e.g. 2025-03-01T12:00:00Z)', Time: 'a time (HH:MM or HH:MM:SS)' };
 
 /** Problems of one value of a field in one language (not localized maps: see checkFieldValue). */
@@ -91,7 +98,13 @@ function checkSingle(def: FieldDefinitionInfo, value: DocumentValue, path: JsonP
     case 'Date':
     case 'DateTime':
     case 'Time':
-      return typeof value === 'string' && validDate(value, t) ? [] : wrong(DATE_HINT[t]);
+      if (typeof value === 'string' && validDate(value, t)) return [];
+      // Written as a date but not on the calendar (2026-02-29, 2025-04-31): say so, as the query editor does, rather
+      // than ask for the format the value already has.
+      if (typeof value === 'string' && t !== 'Time' && /^\d{4}-\d{2}-\d{2}/.test(value) && !realDay(value.slice(0, 10))) {
+        return [problem(C.WrongType, `'${value.slice(0, 10)}' is not a real date (the field '${name}').`, path, name)];
+      }
+      return wrong(DATE_HINT[t]);
     case 'Json':
       return [];
     default:

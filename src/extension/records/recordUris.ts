@@ -2,7 +2,9 @@
 // title and the breadcrumbs the id; the connection comes first, so a document always names its tenant:
 //   dam:/<connection id>/records/<record id>/<title>.dam-record.json
 // The schema of these documents (built from the active connection's field definitions) is served at
-//   dam:/schemas/record.schema.json   (package.json `jsonValidation` points `*.dam-record.json` at it)
+//   dam:/schemas/record.schema.json   (package.json `jsonValidation` points `*.dam-record.json` at it, written
+// `dam:///schemas/…`: VS Code refuses a jsonValidation url without `//` after its scheme, with an error notification on
+// every start, while VS Code's JSON extension reads the contribution either way)
 import * as vscode from 'vscode';
 import { DAM_SCHEME } from '../explorer/damFs';
 

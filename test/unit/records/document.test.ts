@@ -1,6 +1,7 @@
 // The record-editing core: a record as a document and back, problems placed on the text, the change set and its
 // PUT body, and the bulk plan.
 import assert from 'node:assert/strict';
+import Ajv from 'ajv';
 import {
   changeSetToBody,
   describePlan,
@@ -160,14 +161,48 @@ describe('record documents', () => {
     assert.equal(summarizeChangeSet(diffDocuments(doc, structuredClone(doc), definitions)), 'no change');
   });
 
-  it('the JSON schema names the options and leaves read-only fields out', () => {
-    const schema = documentJsonSchema(definitions, languages) as { properties: { fields: { properties: Record<string, { items?: { enum?: string[] } }> } } };
-    assert.deepEqual(schema.properties.fields.properties.UsageRights.items?.enum, ['Internal', 'Public', 'Internal use', 'Public use']);
+  // One verdict (issue 35): the schema gives completion and hovers, validateDocument gives the problems. A schema that
+  // judged too showed each bad value twice and accepted an option's label the record check refused.
+  it('the JSON schema offers one entry per option and leaves read-only fields out', () => {
+    const schema = documentJsonSchema(definitions, languages) as { properties: { fields: { properties: Record<string, Record<string, unknown>> } } };
+    const rights = schema.properties.fields.properties.UsageRights as { items: { defaultSnippets: { label: string; description?: string; body: unknown }[] } };
+    assert.deepEqual(rights.items.defaultSnippets, [
+      { label: 'Internal', description: 'Internal use', body: 'Internal' },
+      { label: 'Public', description: 'Public use', body: 'Public' },
+    ]);
     assert.equal(schema.properties.fields.properties.Checksum, undefined);
-    // A wrong date is validateDocument's problem, in words; a schema pattern would flag it again as a regular expression.
-    const date = (schema.properties.fields.properties as Record<string, Record<string, unknown>>).PublicationDate;
+    const date = schema.properties.fields.properties.PublicationDate;
     assert.equal(date.pattern, undefined);
     assert.equal(date.description, 'PublicationDate (Date): YYYY-MM-DD');
+  });
+
+  it('the JSON schema judges nothing: each bad value is one problem, validateDocument\'s', () => {
+    const bad = parseDocument(
+      printDocument({
+        ...structuredClone(doc),
+        status: 'Gone',
+        fields: { ...structuredClone(doc.fields), UsageRights: ['Internal use', 'Secret'], Pages: 'ten', PublicationDate: '2026-02-29', Colour: 'red', Description: 'not by language' },
+      }),
+    ).doc!;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const schemaSays = ajv.validate(documentJsonSchema(definitions, languages), JSON.parse(printDocument(bad))) ? [] : (ajv.errors ?? []);
+    assert.deepEqual(schemaSays, []);
+    const problems = validateDocument(bad, definitions, { languages, before: doc }).map((p) => `${p.path.join('.')}: ${p.message}`);
+    assert.deepEqual(problems, [
+      "status: 'status' must be one of Draft, Released, Archived.",
+      "fields.Description: The field 'Description' is localized: give its values by language, e.g. { \"en-US\": … }.",
+      "fields.UsageRights.1: 'Secret' is not an option of 'UsageRights' (options: Internal, Public).",
+      "fields.PublicationDate: '2026-02-29' is not a real date (the field 'PublicationDate').",
+      "fields.Pages: The field 'Pages' (Numeric) needs a number.",
+      "fields.Colour: There is no field 'Colour' on this tenant.",
+    ]);
+  });
+
+  it('a date in the right form that is not on the calendar is called not a real date', () => {
+    const check = (value: string) => validateDocument({ ...structuredClone(doc), fields: { ...doc.fields, PublicationDate: value } }, definitions, { languages }).map((p) => p.message);
+    assert.deepEqual(check('2026-02-29'), ["'2026-02-29' is not a real date (the field 'PublicationDate')."]);
+    assert.deepEqual(check('2028-02-29'), []);
+    assert.deepEqual(check('29.02.2026'), ["The field 'PublicationDate' (Date) needs a date (YYYY-MM-DD)."]);
   });
 });
 
