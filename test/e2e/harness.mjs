@@ -481,15 +481,15 @@ export function startEmulatorProcess({ seed = 'empty', args = [], timeoutMs = 12
 }
 
 /**
- * Packages the extension as a user gets it (`vsce package`, whose prepublish step is the production build)
- * into `outFile`. Leaves dist/ holding the production build.
+ * Packages the extension as a user gets it (`vsce package`, whose prepublish step is the production build, then
+ * vsix.mjs's check of its files) into `outFile`. Leaves dist/ holding the production build.
  */
 export async function packageExtension(outFile, { timeoutMs = 10 * 60_000 } = {}) {
   mkdirSync(dirname(outFile), { recursive: true });
-  const vsce = join(PROJECT_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  // The same options as `npm run package`: the user-facing README, its relative images rewritten to the repository's
-  // files on main (the Details page shows only https images).
-  await run(process.execPath, [vsce, 'package', '--no-dependencies', '--readme-path', 'README.extension.md', '--githubBranch', 'main', '--out', outFile], {
+  // The same step as `npm run package` (vsix.mjs): vsce with the user-facing README, its relative images rewritten to
+  // the repository's files on main (the Details page shows only https images), then the check that the package holds
+  // every file it shows (a missing one fails the run).
+  await run(process.execPath, [join(PROJECT_ROOT, 'vsix.mjs'), '--out', outFile], {
     cwd: PROJECT_ROOT,
     env: cleanEnv(),
     timeoutMs,
