@@ -83,6 +83,15 @@ export function pickRecord(client: DamClient, options: { title: string; placehol
       timer = setTimeout(() => void search(text), TYPING_PAUSE_MS);
     });
     qp.onDidAccept(() => {
+      // An id pasted and Enter pressed at once is taken as it is: its search has not answered yet (or the list still
+      // shows the hits of what was typed before), and a second Enter on the listed hit was needed.
+      const typed = qp.value.trim();
+      if (isGuid(typed)) {
+        const id = typed.replace(/[{}-]/g, '').toLowerCase();
+        const hit = qp.items.find((i) => i.recordId?.replace(/-/g, '').toLowerCase() === id);
+        finish({ id: hit?.recordId ?? id, title: hit?.label ?? id });
+        return;
+      }
       const item = qp.selectedItems[0] ?? qp.activeItems[0];
       if (item?.recordId) finish({ id: item.recordId, title: item.label });
     });
