@@ -11,7 +11,22 @@ import type { DamLog } from '../log';
 
 const SCHEME = 'dam-tenant';
 
-/** Both sides of a comparison as one text each (every file of the folder, by path), served read-only. */
+/**
+ * Both sides of a comparison as one text each, served read-only: one JSON object of every file of the folder by its
+ * path. Plain JSON, so VS Code's JSON language service reports nothing in the Problems panel (files joined under
+ * `// path` comments were "Comments are not permitted in JSON" and "End of file expected"), and without each file's
+ * `$schema`, which points into the folder's `.schema/` and cannot load from here (both sides carry the same one).
+ */
+export function comparisonText(config: TenantConfig): string {
+  const files = [...toFiles(config)].filter(([path]) => !path.startsWith('.schema/')).sort(([a], [b]) => (a < b ? -1 : 1));
+  const byPath = files.map(([path, body]) => {
+    const value = JSON.parse(body) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) delete (value as Record<string, unknown>).$schema;
+    return [path, value] as const;
+  });
+  return `${JSON.stringify(Object.fromEntries(byPath), null, 2)}\n`;
+}
+
 class ComparisonDocuments implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private next = 0;
@@ -19,8 +34,7 @@ class ComparisonDocuments implements vscode.TextDocumentContentProvider {
     return this.texts.get(uri.toString()) ?? '';
   }
   add(label: string, config: TenantConfig): vscode.Uri {
-    const files = [...toFiles(config)].filter(([path]) => !path.startsWith('.schema/')).sort(([a], [b]) => (a < b ? -1 : 1));
-    const text = files.map(([path, body]) => `// ${path}\n${body}`).join('\n');
+    const text = comparisonText(config);
     const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${label.replace(/[^\w.-]+/g, '-')}.json`, query: String(this.next++) });
     this.texts.set(uri.toString(), text);
     return uri;

@@ -38,4 +38,25 @@ describe('DAM tenant configuration commands', function () {
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the comparison opens as a diff');
     assert.match(tab.label, /^Tenant folder ↔ /);
   });
+
+  // Issue 35, wrong 8: the diff's two sides were every file under a `// path` comment, each with a `$schema` into the
+  // folder's .schema/: the Problems panel filled with "Comments are not permitted in JSON" and a schema that cannot
+  // load. Each side is now one plain JSON document, without the files' `$schema`.
+  it('opens the comparison as two plain JSON documents that VS Code finds nothing wrong with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dam-tenant-e2e-'));
+    await vscode.commands.executeCommand<vscode.Uri>('dam.tenant.pull', vscode.Uri.file(dir));
+    const field = JSON.parse(readFileSync(join(dir, 'fields', 'UsageRights.json'), 'utf8')) as { options: { name: string }[] };
+    field.options = field.options.filter((o) => o.name !== 'Licensed');
+    writeFileSync(join(dir, 'fields', 'UsageRights.json'), JSON.stringify(field, null, 2));
+    await vscode.commands.executeCommand<string[]>('dam.tenant.compare', vscode.Uri.file(dir));
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the comparison opens as a diff');
+    for (const uri of [tab.input.original, tab.input.modified]) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const sides = JSON.parse(doc.getText()) as Record<string, { $schema?: unknown }>;
+      assert.ok('fields/UsageRights.json' in sides, `the files by path: ${Object.keys(sides).join(', ')}`);
+      for (const [path, body] of Object.entries(sides)) assert.equal(body.$schema, undefined, `${path} keeps its $schema`);
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
