@@ -3,6 +3,7 @@
 // in the `dam:` file system, and the tree's record drop. What they do lives in dist/records.js (./module.ts), loaded
 // on first use.
 import * as vscode from 'vscode';
+import type { DamClient } from '../../api/client';
 import { stringArg, uriArg } from '../commandArgs';
 import { Commands, QUERY_LANGUAGE } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
@@ -17,7 +18,7 @@ import type * as RecordsModuleExports from './module.js';
 import type { RecordsModule } from './module.js';
 import type { BulkSource } from './bulkUpdate';
 import { isRecordSchemaUri, recordDocAddress, recordDocUri } from './recordUris';
-import { askRecordId, targetsOfArgs, type RecordTarget } from './targets';
+import { targetsOfArgs, type RecordTarget } from './targets';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadRecordsModule = lazyModule<typeof RecordsModuleExports>(() => require('./records.js'));
@@ -94,13 +95,27 @@ export class RecordsFeature implements DamFsPart, vscode.Disposable {
 
   /**
    * Asks which record, from the palette: by words of its title, searched on the tenant as the user types (a new user
-   * knows a record's name, not its id; a pasted id still works). Without a session there is nothing to search, so
-   * it asks for the id.
+   * knows a record's name, not its id; a pasted id still works). Not connected, it says so first and offers to start
+   * the local emulator or connect (it asked for a record id, then failed with only Show Log), and goes on once
+   * connected.
    */
   private async askRecord(title: string): Promise<string | undefined> {
-    const client = this.connections.session?.client;
-    if (!client) return askRecordId(title);
+    const client = this.connections.session?.client ?? (await this.offerConnection(title));
+    if (!client) return undefined;
     return (await pickRecord(client, { title }))?.id;
+  }
+
+  private async offerConnection(title: string): Promise<DamClient | undefined> {
+    const start = 'Start Local Emulator';
+    const connect = 'Connect to a Tenant…';
+    const choice = await vscode.window.showWarningMessage(
+      `${title}: not connected to a DAM tenant. Start the local emulator (a demo tenant on this machine) or connect to a tenant first.`,
+      start,
+      connect,
+    );
+    if (!choice) return undefined;
+    await vscode.commands.executeCommand(choice === start ? Commands.startEmulator : Commands.addConnection);
+    return this.connections.session?.client;
   }
 
   /** The records a tree command acts on; asks which record when nothing names one. */

@@ -41,15 +41,3 @@ export function targetsOfArgs(first: unknown, second: unknown): RecordTarget[] |
   const address = uri && recordDocAddress(uri);
   return address ? [address.recordId] : [];
 }
-
-/** Asks for a record id (a GUID, dashed or not); undefined when the user gives up. */
-export async function askRecordId(title: string): Promise<string | undefined> {
-  const text = await vscode.window.showInputBox({
-    title,
-    prompt: 'The record id (a GUID, with or without dashes)',
-    placeHolder: 'e.g. 3f2504e0-4f89-11d3-9a0c-0305e82c3301',
-    ignoreFocusOut: true,
-    validateInput: (t) => (!t.trim() || normaliseRecordId(t) ? undefined : 'A record id is a GUID: 32 hexadecimal digits, dashes allowed.'),
-  });
-  return text?.trim() ? normaliseRecordId(text) : undefined;
-}
