@@ -38,7 +38,8 @@ function ago(iso: string, now = Date.now()): string {
   return `${Math.round(hours / 24)} days ago`;
 }
 
-const loaded = (r: LoadReport) => (r.tablesLoaded.length ? `${r.tablesLoaded.length} table(s) loaded in ${Math.round(r.ms)} ms` : 'nothing had changed');
+/** Whether a restore or reset changed anything (the emulator loads only the tables that differ). */
+const changedAnything = (r: LoadReport) => r.tablesLoaded.length > 0 || r.blobsAdded > 0 || r.blobsRemoved > 0;
 
 function suggestedName(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -100,7 +101,13 @@ export async function restoreState(target: StateTarget): Promise<void> {
   if (choice !== 'Restore') return;
   const report = await withProgress(`DAM: restoring '${picked.snapshot.name}'`, (signal) => client.restore(picked.snapshot.name, signal));
   await target.refreshExplorer();
-  void vscode.window.showInformationMessage(`Restored '${picked.snapshot.name}': ${loaded(report)}.`);
+  // Said as a user thinks of it (the state and its records), not as the emulator did it ("7 table(s) loaded in 363 ms").
+  const { name, records, createdOn } = picked.snapshot;
+  void vscode.window.showInformationMessage(
+    changedAnything(report)
+      ? `Restored the emulator state '${name}': ${records} records, as saved ${ago(createdOn)}.`
+      : `The emulator already held the state '${name}' (${records} records): nothing had changed since it was saved.`,
+  );
 }
 
 export async function resetState(target: StateTarget): Promise<void> {
@@ -112,5 +119,5 @@ export async function resetState(target: StateTarget): Promise<void> {
   if (choice !== 'Reset') return;
   const report = await withProgress('DAM: resetting the emulator to the demo tenant', (signal) => new EmulatorStateClient(target.origin).reset('demo', signal));
   await target.refreshExplorer();
-  void vscode.window.showInformationMessage(`The emulator holds the demo tenant again (${loaded(report)}).`);
+  void vscode.window.showInformationMessage(changedAnything(report) ? 'The emulator holds the demo tenant again.' : 'The emulator already held the demo tenant: nothing had changed.');
 }

@@ -113,6 +113,8 @@ export default async function run({ page, screenshot }) {
   await dialog.locator('.monaco-button', { hasText: 'Restore' }).first().click();
   // The tree refreshes by itself after the restore: the classification added after saving is gone.
   await added.first().waitFor({ state: 'detached', timeout: 60_000 });
+  // Said as a user would (issue 35: "Restored 'x': 7 table(s) loaded in 363 ms" was the emulator's words).
+  await notified(page, /Restored the emulator state 'before-ui-change': \d+ records, as saved (just now|\d+ min ago)/);
   await viewRows(page).first().waitFor({ state: 'visible', timeout: 60_000 });
   const after = await settledLabels(page);
   if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`the tree shows ${JSON.stringify(after)} after the restore, ${JSON.stringify(before)} before the change`);
