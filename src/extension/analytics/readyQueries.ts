@@ -27,7 +27,8 @@ export const readyQueries: readonly ReadyQuery[] = [
   {
     id: 'downloadsByMonth',
     label: 'Downloads by month',
-    detail: 'Downloads per calendar month over the last year.',
+    // 'last 12 months' runs from this day a year ago to today (as in Cube): its first and last months are partial.
+    detail: 'Downloads per calendar month, from this day a year ago to today: the first month is partial (counted from this day of that month), and so is this month.',
     fileName: 'downloads-by-month',
     query: {
       measures: ['Downloads.count'],

@@ -36,6 +36,13 @@ describe('analytics queries the extension ships: one verdict from the schema and
     });
   }
 
+  // Issue 35: "Downloads by month" showed a partial first month without saying so.
+  it('a ready-made query by month over "last N months" says that its first month is partial', () => {
+    const byMonth = readyQueries.filter((r) => r.query.timeDimensions?.some((t) => t.granularity === 'month' && typeof t.dateRange === 'string' && /^last \d+ months$/.test(t.dateRange)));
+    assert.ok(byMonth.length > 0);
+    for (const r of byMonth) assert.match(r.detail, /first month is partial/, r.label);
+  });
+
   it('the empty query passes the schema (the builder starts from it)', () => {
     assert.deepEqual(schemaErrors({}), []);
   });
