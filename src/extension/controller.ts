@@ -11,6 +11,7 @@ import { ConnectionError, ConnectionManager } from './connections/connectionMana
 import type { WizardStart } from './connections/connectWizard';
 import type { FailureReason } from './connections/failure';
 import { EmulatorProcess, type EmulatorExit } from './emulator/emulatorProcess';
+import { portInUse, portInUseMessage } from './emulator/startFailure';
 import { Explorer } from './explorer/explorer';
 import { QueryFeature } from './query/queryFeature';
 import { AnalyticsEditors } from './analytics/analyticsEditors';
@@ -113,7 +114,7 @@ export class DamController implements vscode.Disposable {
 
   private registerCommands(): void {
     const d = this.disposables;
-    registerCommand(d, this.log, Commands.startEmulator, () => this.startEmulator());
+    registerCommand(d, this.log, Commands.startEmulator, () => this.startEmulatorAsked());
     registerCommand(d, this.log, Commands.stopEmulator, async () => {
       // Stopped on purpose: the next window does not start it again by itself.
       await this.context.globalState.update(EMULATOR_WAS_RUNNING, false);
@@ -162,11 +163,40 @@ export class DamController implements vscode.Disposable {
   private starting: Promise<Session> | undefined;
 
   /** Starts the emulator child process and connects to it with the contract's credentials; a second call while it starts waits for the first. */
-  startEmulator(): Promise<Session> {
+  /**
+   * DAM: Start Local Emulator. A port another program holds (the port setting) is said in words with a way out, start
+   * on a free port this time or change the setting, instead of `EADDRINUSE` with only Show Log.
+   */
+  private async startEmulatorAsked(): Promise<Session | undefined> {
+    try {
+      return await this.startEmulator();
+    } catch (err) {
+      const port = portInUse(err instanceof Error ? err.message : String(err));
+      if (port === undefined) throw err;
+      this.log.error(`${Commands.startEmulator}: ${err instanceof Error ? err.message : String(err)}`);
+      void this.offerAnotherPort(port);
+      return undefined;
+    }
+  }
+
+  private async offerAnotherPort(port: number): Promise<void> {
+    const free = 'Start on a Free Port';
+    const setting = 'Change the Port Setting';
+    const choice = await vscode.window.showErrorMessage(portInUseMessage(port), free, setting, 'Show Log');
+    if (choice === free) {
+      await this.startEmulator({ port: 0 }).catch((err: unknown) => void vscode.window.showErrorMessage(`DAM: the emulator did not start: ${err instanceof Error ? err.message : String(err)}`, 'Show Log').then((c) => c && this.log.show()));
+    } else if (choice === setting) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.emulator.port`);
+    } else if (choice) {
+      this.log.show();
+    }
+  }
+
+  startEmulator(options: { port?: number } = {}): Promise<Session> {
     if (!this.starting) {
       void vscode.commands.executeCommand('setContext', ContextKeys.emulatorStarting, true);
       this.statusBar.setEmulatorStarting(true);
-      this.starting = this.startEmulatorOnce().finally(() => {
+      this.starting = this.startEmulatorOnce(options.port).finally(() => {
         this.starting = undefined;
         void vscode.commands.executeCommand('setContext', ContextKeys.emulatorStarting, false);
         this.statusBar.setEmulatorStarting(false);
@@ -175,7 +205,7 @@ export class DamController implements vscode.Disposable {
     return this.starting;
   }
 
-  private async startEmulatorOnce(): Promise<Session> {
+  private async startEmulatorOnce(port?: number): Promise<Session> {
     const config = vscode.workspace.getConfiguration(SECTION);
     const dataDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator').fsPath;
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator'));
@@ -184,7 +214,7 @@ export class DamController implements vscode.Disposable {
       async (progress, token) => {
         progress.report({ message: 'first start loads the demo tenant…' });
         const origin = await this.emulator.start(
-          { port: config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir, tenantLimits: config.get<boolean>('emulator.tenantLimits') ?? false },
+          { port: port ?? config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir, tenantLimits: config.get<boolean>('emulator.tenantLimits') ?? false },
           token,
         );
         progress.report({ message: `signing in at ${origin}` });
