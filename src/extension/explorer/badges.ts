@@ -12,6 +12,8 @@ export interface Badge {
   count: number | undefined;
   /** What the tooltip says. */
   label: string;
+  /** The check whose result this is, named in a combined badge's tooltip. */
+  check?: string;
 }
 
 const RANK: Record<BadgeColor, number> = { red: 3, orange: 2, green: 1, gray: 0 };
@@ -24,15 +26,16 @@ export function isOutcome(value: unknown): value is Outcome {
  * The badge of one check result: colour and count by the spec's rollup (`rollup()`, shared with the CLI and
  * the Check Results view), with a label for the tooltip that names what was counted.
  */
-export function resultBadge(result: Pick<CheckResultView, 'outcome' | 'findings'>): Badge | undefined {
+export function resultBadge(result: Pick<CheckResultView, 'outcome' | 'findings'> & { checkName?: string | undefined }): Badge | undefined {
   const badge = rollup(result.outcome, result.findings);
   if (!badge) return undefined;
-  if (result.outcome) return { color: badge.color, count: undefined, label: result.outcome === 'info' ? 'Info' : result.outcome };
+  const check = result.checkName ? { check: result.checkName } : {};
+  if (result.outcome) return { color: badge.color, count: undefined, label: result.outcome === 'info' ? 'Info' : result.outcome, ...check };
   const count = (o: Outcome) => result.findings.filter((f) => f.outcome === o).length;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const label =
     badge.color === 'red' ? `${count('fail')} failed, ${plural(count('warning'), 'warning')}` : badge.color === 'orange' ? plural(count('warning'), 'warning') : badge.color === 'green' ? `${count('pass')} passed` : 'Info';
-  return { color: badge.color, count: badge.count, label };
+  return { color: badge.color, count: badge.count, label, ...check };
 }
 
 /** The badge of several results (a version's): the most severe colour, counting over the results of that colour. */
@@ -43,8 +46,10 @@ export function combineBadges(badges: readonly (Badge | undefined)[]): Badge | u
   const same = present.filter((b) => b.color === color);
   const counts = same.map((b) => b.count).filter((n): n is number => n !== undefined);
   const count = counts.length ? counts.reduce((a, b) => a + b, 0) : undefined;
-  const label = same.length === 1 ? same[0].label : `${same.length} checks: ${same.map((b) => b.label).join('; ')}`;
-  return { color, count, label };
+  // Each check named by what it found: a hover that only counted ("2 checks: 1 failed…; 1 failed…") did not say which.
+  const named = (b: Badge) => (b.check ? `${b.check}: ${b.label}` : b.label);
+  const label = same.length === 1 ? (present.length > 1 ? named(same[0]) : same[0].label) : `${same.length} checks: ${same.map(named).join('; ')}`;
+  return { color, count, label, ...(same.length === 1 && same[0].check ? { check: same[0].check } : {}) };
 }
 
 /** The text VS Code shows on the item (at most two characters). */

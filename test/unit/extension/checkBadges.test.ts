@@ -43,6 +43,15 @@ describe('check-result badges', () => {
     assert.equal(combineBadges([green])?.color, 'green');
   });
 
+  // Issue 35: the hover counted results without naming the checks.
+  it('names the checks in a combined badge’s hover', () => {
+    const named = (checkName: string, ...list: Outcome[]) => resultBadge({ outcome: null, findings: findings(...list), checkName });
+    const both = combineBadges([named('Colour profile', 'fail', 'warning'), named('Resolution', 'fail'), named('Alt text', 'pass')])!;
+    assert.equal(both.label, '2 checks: Colour profile: 1 failed, 1 warning; Resolution: 1 failed, 0 warnings');
+    const one = combineBadges([named('Resolution', 'warning'), named('Alt text', 'pass')])!;
+    assert.equal(one.label, 'Resolution: 1 warning');
+  });
+
   it('gives the colour and count of the shared rollup() for every mix of up to three findings and each outcome', () => {
     const all: Outcome[] = ['pass', 'fail', 'warning', 'info'];
     const mixes: Outcome[][] = [[]];
