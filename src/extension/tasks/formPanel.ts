@@ -7,7 +7,7 @@ import { taskStatusName } from '../../core/tasks';
 import type { DamLog } from '../log';
 import { webviewHtml, webviewRoots } from '../webviewHtml';
 import { HostToPanelSchema, PanelToHostSchema, type HostToPanel } from './messages';
-import { checkTaskForm, emptyForm, STATUS_LABELS, type FormPrincipal, type FormProject, type TaskFormValues } from './taskForm';
+import { checkTaskForm, emptyForm, STATUS_LABELS, userPrincipals, type FormPrincipal, type FormProject, type TaskFormValues } from './taskForm';
 
 
 /** Project statuses as people read them. */
@@ -30,11 +30,7 @@ export async function loadFormContext(client: DamClient, signal?: AbortSignal): 
     client.userGroups.list({ pageSize: 200, signal }),
   ]);
   const principals: FormPrincipal[] = [];
-  for (const u of users.items) {
-    const id = numericId(u.id);
-    const name = [u.firstName, u.lastName].filter(Boolean).join(' ') || u.name || u.email || u.id;
-    if (id !== undefined) principals.push({ id, label: name, kind: 'user' });
-  }
+  principals.push(...userPrincipals(users.items.flatMap((u) => (numericId(u.id) === undefined ? [] : [{ ...u, id: numericId(u.id)! }]))));
   for (const g of groups.items) {
     const id = numericId(g.id);
     if (id !== undefined) principals.push({ id, label: g.name ?? g.id, kind: 'group' });

@@ -41,6 +41,31 @@ export interface FormPrincipal {
   kind: 'user' | 'group';
 }
 
+/** A user as the tenant lists them (the fields the form reads). */
+export interface PrincipalUser {
+  id: number;
+  firstName?: string | null;
+  lastName?: string | null;
+  name?: string | null;
+  email?: string | null;
+}
+
+/**
+ * The users the form lists, by name. Two people of the same name get what tells them apart, their login and email
+ * (the form listed them twice with nothing to choose by).
+ */
+export function userPrincipals(users: readonly PrincipalUser[]): FormPrincipal[] {
+  const nameOf = (u: PrincipalUser) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.name || u.email || String(u.id);
+  const count = new Map<string, number>();
+  for (const u of users) count.set(nameOf(u).toLowerCase(), (count.get(nameOf(u).toLowerCase()) ?? 0) + 1);
+  return users.map((u) => {
+    const name = nameOf(u);
+    if ((count.get(name.toLowerCase()) ?? 0) < 2) return { id: u.id, label: name, kind: 'user' };
+    const apart = [...new Set([u.name, u.email].filter((x): x is string => !!x && x !== name))];
+    return { id: u.id, label: `${name} (${apart.length ? apart.join(', ') : `user ${u.id}`})`, kind: 'user' };
+  });
+}
+
 /** What the form holds, as typed: strings from inputs, booleans from checkboxes. */
 export interface TaskFormValues {
   projectId: string;

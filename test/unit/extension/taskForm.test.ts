@@ -3,7 +3,7 @@
 // is computed on the project's calendar.
 import * as assert from 'node:assert/strict';
 import { readSimpleTaskRequest, TaskMessages } from '../../../src/core/tasks/rules';
-import { checkTaskForm, emptyForm, formatDuration, formBody, type FormPrincipal, type FormProject, type TaskFormValues } from '../../../src/extension/tasks/taskForm';
+import { checkTaskForm, emptyForm, formatDuration, formBody, userPrincipals, type FormPrincipal, type FormProject, type TaskFormValues } from '../../../src/extension/tasks/taskForm';
 
 const weekdays: FormProject['calendars'][number] = { id: 1, name: 'Standard', workDays: [1, 2, 3, 4, 5], dayStartMinute: 540 };
 const projects: FormProject[] = [
@@ -169,3 +169,18 @@ describe('task form', () => {
     assert.match(checkTaskForm(form({ status: '2', startType: '4', beginDate: '', durationDays: '2' }), ctx).errors.beginDate ?? '', /two of begin, end and duration/);
   });
 });
+
+// Issue 35: two people of the same name were listed twice with nothing to tell them apart.
+describe('the people the task form lists', () => {
+  it('tells people of the same name apart by login and email, and leaves other names as they are', () => {
+    const listed = userPrincipals([
+      { id: 1, firstName: 'Ana', lastName: 'Lima', name: 'ana.lima', email: 'ana.lima@example.com' },
+      { id: 2, firstName: 'Ana', lastName: 'Lima', name: 'alima2', email: 'ana@elsewhere.example' },
+      { id: 3, firstName: 'Bo', lastName: 'Chen', name: 'bchen', email: 'bo@example.com' },
+      { id: 4, name: 'Ana Lima' },
+    ]);
+    assert.deepEqual(listed.map((p) => p.label), ['Ana Lima (ana.lima, ana.lima@example.com)', 'Ana Lima (alima2, ana@elsewhere.example)', 'Bo Chen', 'Ana Lima (user 4)']);
+    assert.equal(new Set(listed.map((p) => p.label)).size, listed.length);
+  });
+});
+
