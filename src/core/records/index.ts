@@ -33,7 +33,7 @@
 export * from './model';
 export * from './problems';
 export { parseDocument, type ParsedDocument } from './parse';
-export { validateDocument, checkFieldValue, isEmptyValue, isGuid, type ValidationContext } from './validate';
+export { validateDocument, checkFieldValue, classificationProblems, isEmptyValue, isGuid, namedClassifications, type ValidationContext } from './validate';
 export {
   canonicalValue,
   changeSetToBody,
@@ -51,3 +51,4 @@ export {
 } from './changes';
 export { coerceInput, describePlan, fieldsEdited, planBulkUpdate, type BulkContext, type BulkEdits, type BulkPlan, type PlannedRecord, type RefusedRecord } from './bulk';
 export { documentJsonSchema } from './schema';
+export { classificationSlotAt, parentPathOf, type ClassificationSlot } from './completion';

@@ -178,3 +178,33 @@ export function validateDocument(doc: RecordDocument, definitions: readonly Fiel
   const locator = locatorOf(doc);
   return out.map(({ p, onKey }) => place(p, locator, onKey));
 }
+
+/** Where a document names classifications: `classifications` and the items of ClassificationList fields. */
+function classificationItems(doc: RecordDocument, definitions: readonly FieldDefinitionInfo[]): { item: string; path: JsonPath; field?: string }[] {
+  const out: { item: string; path: JsonPath; field?: string }[] = doc.classifications.map((item, i) => ({ item, path: ['classifications', i] }));
+  for (const [name, value] of Object.entries(doc.fields)) {
+    const def = findDefinition(definitions, name);
+    if (def?.name !== name || def.dataType !== 'ClassificationList' || !Array.isArray(value)) continue;
+    value.forEach((item, i) => typeof item === 'string' && out.push({ item, path: ['fields', name, i], field: name }));
+  }
+  return out;
+}
+
+/** The name paths and ids a document names (what to look up on the tenant before classificationProblems). */
+export function namedClassifications(doc: RecordDocument, definitions: readonly FieldDefinitionInfo[]): string[] {
+  return [...new Set(classificationItems(doc, definitions).map((c) => c.item).filter((item) => item.startsWith('/') || isGuid(item)))];
+}
+
+/**
+ * The name paths and ids of a document that are not among the tenant's `known` classifications, each one problem,
+ * placed on its text: marked as the user types, not only when the tenant refuses the save. Items that are neither a
+ * path nor an id are validateDocument's (without known classifications it says so), so nothing is reported twice.
+ */
+export function classificationProblems(doc: RecordDocument, definitions: readonly FieldDefinitionInfo[], known: readonly ClassificationRef[]): Problem[] {
+  const locator = locatorOf(doc);
+  return classificationItems(doc, definitions)
+    .filter(({ item }) => item.startsWith('/') || isGuid(item))
+    .flatMap(({ item, path, field }) => checkClassification(item, path, { classifications: known }, field))
+    .map((p) => place(p, locator));
+}
+

@@ -5,12 +5,15 @@ import type { ConnectionManager } from '../connections/connectionManager';
 import type { ExplorerProvider } from '../explorer/explorerProvider';
 import type { DamLog } from '../log';
 import { BulkUpdate } from './bulkUpdate';
+import { ClassificationPaths } from './classificationPaths';
 import { RecordDiagnostics } from './recordDiagnostics';
 import { RecordDocuments } from './recordDocuments';
 import type { RecordTarget } from './targets';
 import { TreeEdits } from './treeEdits';
 
 const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
+/** The language of record documents (package.json `languages`). */
+const RECORD_LANGUAGE = 'dam-record';
 
 export interface RecordsModuleDeps {
   connections: ConnectionManager;
@@ -23,10 +26,15 @@ export class RecordsModule implements vscode.Disposable {
   readonly diagnostics: RecordDiagnostics;
   readonly edits: TreeEdits;
   readonly bulk: BulkUpdate;
+  /** Completion of classification name paths in record documents. */
+  readonly classificationPaths: ClassificationPaths;
+  private readonly completion: vscode.Disposable;
 
   constructor(private readonly deps: RecordsModuleDeps) {
     this.documents = new RecordDocuments(deps.connections, deps.log);
-    this.diagnostics = new RecordDiagnostics(this.documents, deps.log);
+    this.classificationPaths = new ClassificationPaths(deps.connections, () => this.documents.tenantModel());
+    this.diagnostics = new RecordDiagnostics(this.documents, deps.log, (items) => deps.connections.requireSession().client.recordEdits.classifications(items));
+    this.completion = vscode.languages.registerCompletionItemProvider({ language: RECORD_LANGUAGE }, this.classificationPaths, '/', '"');
     this.edits = new TreeEdits(deps.connections, deps.provider, this.documents, deps.log);
     this.bulk = new BulkUpdate(deps.connections, deps.provider, this.documents, deps.log);
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
@@ -58,6 +66,8 @@ export class RecordsModule implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.completion.dispose();
+    this.classificationPaths.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }

@@ -3,7 +3,7 @@
 // content type and the read-only section cannot change). The same check refuses a save, so what the Problems view
 // shows is what a save would say. The JSON schema (served beside the documents) adds completion and hovers.
 import * as vscode from 'vscode';
-import type { Problem } from '../../core/records';
+import { classificationProblems, namedClassifications, parseDocument, type ClassificationRef, type Problem } from '../../core/records';
 import type { DamLog } from '../log';
 import type { RecordDocuments } from './recordDocuments';
 import { recordDocAddress } from './recordUris';
@@ -20,6 +20,8 @@ export class RecordDiagnostics implements vscode.Disposable {
   constructor(
     private readonly documents: RecordDocuments,
     private readonly log: DamLog,
+    /** The classifications among these name paths and ids that the tenant has (unknown ones are marked as typed). */
+    private readonly lookUpClassifications?: (pathsOrIds: string[]) => Promise<ClassificationRef[]>,
   ) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((doc) => this.schedule(doc)),
@@ -51,9 +53,26 @@ export class RecordDiagnostics implements vscode.Disposable {
     const before = this.documents.baseOf(doc.uri);
     if (!before || doc.isClosed) return [];
     const model = await this.documents.tenantModel();
-    const diagnostics = this.documents.problemsOf(doc.getText(), before, model).map((p) => diagnosticOf(doc, p));
+    const text = doc.getText();
+    const problems = [...this.documents.problemsOf(text, before, model), ...(await this.unknownClassifications(text, model.definitions))];
+    if (doc.isClosed || doc.getText() !== text) return [];
+    const diagnostics = problems.map((p) => diagnosticOf(doc, p));
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
+  }
+
+  /** Name paths and ids the tenant does not have: looked up as the user types (a save was the first to say so). */
+  private async unknownClassifications(text: string, definitions: Parameters<typeof namedClassifications>[1]): Promise<Problem[]> {
+    const parsed = parseDocument(text).doc;
+    if (!parsed || !this.lookUpClassifications) return [];
+    const named = namedClassifications(parsed, definitions);
+    if (!named.length) return [];
+    try {
+      return classificationProblems(parsed, definitions, await this.lookUpClassifications(named));
+    } catch (err) {
+      this.log.warn(`Record problems: looking up classifications: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
+    }
   }
 
   dispose(): void {
