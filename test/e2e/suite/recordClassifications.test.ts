@@ -79,4 +79,25 @@ describe('Classification paths in record documents', function () {
     assert.equal(marked[0].message, "There is no classification '/No such classification here'.");
     assert.equal(marked[0].source, 'DAM record');
   });
+
+  // Issue 35: completion listed an option's name and its label side by side ("InternalOnly", "Internal only").
+  it('completes an option once, by its name', async () => {
+    const page = await dam.connections.session!.client.search.records({ expression: 'ContentType = Image', pageSize: 1 });
+    const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', page.items[0].id))!.document;
+    const text = doc.getText();
+    const changed = text.replace(/"UsageRights": (\[[^\]]*\]|null)/, '"UsageRights": [""]');
+    assert.notEqual(changed, text, `no UsageRights in\n${text}`);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), changed);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const at = changed.indexOf('"UsageRights": [""]') + '"UsageRights": ["'.length;
+    const labels = await until('the options offered', async () => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, doc.positionAt(at));
+      const found = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/^"|"$/g, ''));
+      return found.includes('InternalOnly') && found;
+    });
+    assert.equal(labels.filter((l) => l === 'InternalOnly').length, 1, labels.join(', '));
+    assert.ok(!labels.includes('Internal only'), `the label is offered beside the name: ${labels.join(', ')}`);
+  });
 });
+
