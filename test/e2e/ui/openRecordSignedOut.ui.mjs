@@ -26,11 +26,14 @@ export default async function run({ page, screenshot }) {
   const step = container.locator('[data-step-id$="editRecord"]').first();
   await step.waitFor({ state: 'visible', timeout: 30_000 });
   await step.click();
-  const image = container.locator('.getting-started-media img').first();
-  await image.waitFor({ state: 'visible', timeout: 30_000 });
-  const src = await image.getAttribute('src');
-  if (!/record\.png/.test(src ?? '')) throw new Error(`the record step shows ${src}, not its screenshot`);
-  await eventually(() => image.evaluate((img) => (img.complete && img.naturalWidth > 0 ? true : undefined)), `the record step's screenshot did not load from the package (${src})`);
+  // The media pane keeps the images of steps shown before; the record step's is the one whose address names it.
+  await eventually(
+    () =>
+      container.locator('.getting-started-media img').evaluateAll((imgs) =>
+        imgs.some((img) => /record\.png/.test(img.currentSrc || img.src) && img.complete && img.naturalWidth > 0) ? true : undefined,
+      ),
+    `the record step's screenshot (media/screenshots/record.png) did not load from the package`,
+  );
   await container.getByRole('button', { name: 'Open Record…' }).click();
 
   const message = await waitForNotification(page, /not connected to a DAM tenant/);
