@@ -20,9 +20,9 @@ const UI_ROUNDS = Number(process.env.DAM_BENCH_UI_ROUNDS ?? 2);
 const headers = (t: string) => ({ authorization: `Bearer ${t}`, accept: 'application/json', 'api-version': '1', 'user-agent': 'dam-bench', 'content-type': 'application/json' });
 
 /** Spawn to the first demo record answered, then a clean stop. */
-async function startToFirstRecord(data: string): Promise<number> {
+async function startToFirstRecord(data: string, entry = EMULATOR_BUNDLE): Promise<number> {
   const started = performance.now();
-  const em = await startEmulatorProcess({ data, seed: 'demo', entry: EMULATOR_BUNDLE });
+  const em = await startEmulatorProcess({ data, seed: 'demo', entry });
   try {
     const res = await fetch(`${em.url}/api/core/records?pageSize=1`, { headers: headers(await emulatorToken(em.url)) });
     const body = (await res.json()) as { totalCount: number; items: unknown[] };
@@ -49,6 +49,27 @@ async function firstStart(): Promise<void> {
   const f = median(first);
   const r = median(again);
   printRow(`emulator first start, new data folder (median of ${ROUNDS})`, `${f.toFixed(0)} ms`, `${r.toFixed(0)} ms restart of it`, `${(f / r).toFixed(2)}x; target <= 1000 ms and <= 2x`);
+}
+
+/**
+ * DAM_BENCH_BASELINE_DIST=<a dist/ folder built from another commit>: that build's first start beside this one's, rounds
+ * alternating, so a change to the start is measured before and after in one run on a noisy machine.
+ */
+async function firstStartAgainst(baselineDist: string): Promise<void> {
+  const sides = { this: EMULATOR_BUNDLE, baseline: [join(resolve(baselineDist), 'emulator.js')] };
+  const times: Record<keyof typeof sides, number[]> = { this: [], baseline: [] };
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const side of i % 2 === 0 ? (['baseline', 'this'] as const) : (['this', 'baseline'] as const)) {
+      const dir = mkdtempSync(join(tmpdir(), 'dam-bench-start-'));
+      try {
+        times[side].push(await startToFirstRecord(join(dir, 'data'), sides[side]));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  const paired = median(times.this.map((t, i) => t / times.baseline[i]));
+  printRow(`emulator first start, this build vs ${baselineDist} (median of ${ROUNDS})`, `${median(times.this).toFixed(0)} ms`, `${median(times.baseline).toFixed(0)} ms`, `${(median(times.this) / median(times.baseline)).toFixed(2)}x, per round ${paired.toFixed(2)}x`);
 }
 
 async function devtools(url: string, method: string, path: string, body?: unknown): Promise<number> {
@@ -171,6 +192,7 @@ function buildStep(): void {
 async function main(): Promise<void> {
   buildStep();
   await firstStart();
+  if (process.env.DAM_BENCH_BASELINE_DIST) await firstStartAgainst(process.env.DAM_BENCH_BASELINE_DIST);
   await saveAndRestore();
   await clickToTree();
 }

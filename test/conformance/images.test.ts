@@ -11,6 +11,7 @@ import type { MaintenanceJob } from '../../src/api/files';
 import { exited, startEmulatorProcess, type EmulatorProcess } from '../support/emulatorProcess';
 import { bombPng, discPicture, pngDeclaring, readAll, uploadBytes } from './fileFixtures';
 import { USER_AGENT } from './helpers';
+import { loadSharp } from '../../src/emulator/images/imageWork';
 
 const linux = existsSync('/proc/self/status');
 
@@ -53,10 +54,12 @@ const finished = (job: MaintenanceJob) => !['Pending', 'Queued', 'Executing'].in
 function emulatorProcess(env: NodeJS.ProcessEnv = {}) {
   let data = '';
   let running: EmulatorProcess | undefined;
+  let log = '';
   before(async function () {
     if (!linux) this.skip();
     data = mkdtempSync(join(tmpdir(), 'dam-images-'));
     running = await startEmulatorProcess({ data, env });
+    running.child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   });
   after(async () => {
     if (running) {
@@ -65,7 +68,7 @@ function emulatorProcess(env: NodeJS.ProcessEnv = {}) {
     }
     if (data) rmSync(data, { recursive: true, force: true });
   });
-  return () => running!;
+  return Object.assign(() => running!, { log: () => log });
 }
 
 describe('images: a decompression bomb and image work off the request loop', function () {
@@ -157,6 +160,17 @@ describe('images: a decompression bomb and image work off the request loop', fun
     const bytes = await readAll((await client().files.download(thumbnail.uri)).body);
     assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
     assert.ok(imageWorkers(emulator().child.pid!).length >= 1, 'the image work ran in a child process of the emulator');
+  });
+
+  it("the emulator's log names the engine that made its first image, with its version (sharp where it loads, as in a checkout)", async () => {
+    const id = await recordWith(client(), 'disc-engine.png', await discPicture(640, 480));
+    const preview = (await client().get(`record/${id}/preview`)) as { uri: string };
+    await readAll((await client().files.download(preview.uri)).body);
+    // The line is written before the answer goes out; the pipe may hand it over a moment later.
+    for (let i = 0; i < 100 && !/images: .* was made with /.test(emulator.log()); i++) await new Promise((r) => setTimeout(r, 100));
+    const expected = loadSharp() ? /images: the .+ of '[^']+' was made with sharp \d+\.\d+\.\d+ \(libvips \d+\.\d+\.\d+\) in \d+ ms/ : /images: .* was made with jimp \(sharp did not load: /;
+    assert.match(emulator.log(), expected);
+    assert.equal(emulator.log().match(/ was made with sharp/g)?.length ?? 0, loadSharp() ? 1 : 0, 'said once, not for every image');
   });
 });
 

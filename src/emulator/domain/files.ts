@@ -343,6 +343,7 @@ export async function imageBlob(ctx: EmulatorContext, image: ImageRow): Promise<
           version.blob!,
           { extension: version.extension, box: IMAGE_SIZES[image.kind], format: image.kind === 'preview' ? 'jpg' : 'png', quality: image.kind === 'preview' ? 82 : undefined },
           `the ${image.kind} of '${version.filename}'`,
+          ctx.log,
         );
       } catch (err) {
         if (!(err instanceof ImageWorkError)) throw err;

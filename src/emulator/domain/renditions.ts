@@ -26,6 +26,7 @@ export async function createRendition(ctx: EmulatorContext, version: FileVersion
     version.blob!,
     { extension: version.extension, box: preset.size ?? DEFAULT_SIZE, format, quality: 85, removeBackground: actions.includes('removebackground') },
     `the '${preset.name}' rendition of '${version.filename}'`,
+    ctx.log,
   );
   const written = await ctx.blobs.put(rendered.bytes);
   const stored = preset.format.toLowerCase().replace(/^\./, '');

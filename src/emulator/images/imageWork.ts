@@ -18,6 +18,8 @@ type Sharp = typeof import('sharp');
 const SHARP_READS = new Set(['png', 'jpg', 'jpeg', 'gif', 'tif', 'tiff', 'webp']);
 
 let sharpModule: Sharp | null | undefined;
+/** Why sharp did not load (its error's first line), for the engine's description. */
+let sharpMissing: string | undefined;
 
 /**
  * sharp when it loads (an npm install on a platform with a prebuilt binary), else null: the .vsix carries no native
@@ -35,14 +37,26 @@ export function loadSharp(): Sharp | null {
     loaded.cache(false);
     loaded.concurrency(1);
     sharpModule = loaded;
-  } catch {
+  } catch (err) {
     sharpModule = null;
+    sharpMissing = (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 200);
   }
   return sharpModule;
 }
 
 export function engineName(): 'sharp' | 'jimp' {
   return loadSharp() ? 'sharp' : 'jimp';
+}
+
+/**
+ * The engine in words, with versions: 'sharp 0.35.5 (libvips 8.17.3)', or 'jimp' and why sharp did not load. The
+ * emulator's log says it once, so a user (and CI's smoke test of the packaged extension) can tell which one runs.
+ */
+export function engineDescription(): string {
+  const sharp = loadSharp();
+  if (sharp) return `sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips})`;
+  if (process.env.DAM_IMAGE_ENGINE === 'jimp') return 'jimp (DAM_IMAGE_ENGINE=jimp)';
+  return `jimp (sharp did not load: ${sharpMissing ?? 'not installed'})`;
 }
 
 const jimp = () => import('jimp');
@@ -102,8 +116,8 @@ export async function render(bytes: Buffer, request: RenderRequest): Promise<Ren
   if (probed.kind === 'notImage') throw new Error('the file is not an image the emulator can read');
   if (probed.kind === 'tooLarge') throw new Error(tooLargeMessage(probed.width, probed.height));
   const sharp = loadSharp();
-  if (sharp && SHARP_READS.has(request.extension)) return renderWithSharp(sharp, bytes, request);
-  return renderWithJimp(bytes, request);
+  if (sharp && SHARP_READS.has(request.extension)) return { ...(await renderWithSharp(sharp, bytes, request)), engine: engineDescription() };
+  return { ...(await renderWithJimp(bytes, request)), engine: sharp ? `jimp (sharp reads no ${request.extension})` : engineDescription() };
 }
 
 function targetSize(width: number, height: number, box: number): { width: number; height: number } {
@@ -111,7 +125,7 @@ function targetSize(width: number, height: number, box: number): { width: number
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-async function renderWithSharp(sharp: Sharp, bytes: Buffer, request: RenderRequest): Promise<RenderResult> {
+async function renderWithSharp(sharp: Sharp, bytes: Buffer, request: RenderRequest): Promise<Omit<RenderResult, 'engine'>> {
   // limitInputPixels: libvips refuses from the header too; autoOrient as jimp does, so both engines agree on size.
   const source = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'none', animated: false }).autoOrient();
   const meta = await source.metadata();
@@ -168,7 +182,7 @@ async function encodeJimp(image: JimpImage, format: ImageFormat, quality: number
   }
 }
 
-async function renderWithJimp(bytes: Buffer, request: RenderRequest): Promise<RenderResult> {
+async function renderWithJimp(bytes: Buffer, request: RenderRequest): Promise<Omit<RenderResult, 'engine'>> {
   const { Jimp } = await jimp();
   const image = await Jimp.read(bytes);
   const size = targetSize(image.width, image.height, request.box);

@@ -15,9 +15,24 @@ export async function probeImage(blobs: BlobStore, key: string, what: string): P
   return imagePools().probe.run<ProbeResult>({ op: 'probe', pieces: await blobs.pieces(key) }, what);
 }
 
-/** The blob decoded, fitted into `request.box` and encoded; fails with an ImageWorkError saying why. */
-export async function renderImage(blobs: BlobStore, key: string, request: RenderRequest, what: string): Promise<RenderResult> {
+/** The logs that were told which engine decodes (each is told once per engine). */
+const toldEngine = new WeakMap<(line: string) => void, Set<string>>();
+
+/**
+ * The blob decoded, fitted into `request.box` and encoded; fails with an ImageWorkError saying why. The first image
+ * an engine makes is logged with the engine's name and version (sharp, or jimp and why not sharp) and how long it took.
+ */
+export async function renderImage(blobs: BlobStore, key: string, request: RenderRequest, what: string, log?: (line: string) => void): Promise<RenderResult> {
+  const started = performance.now();
   const result = await imagePools().render.run<RenderResult>({ op: 'render', pieces: await blobs.pieces(key), request }, what);
+  if (log) {
+    const told = toldEngine.get(log) ?? new Set<string>();
+    toldEngine.set(log, told);
+    if (!told.has(result.engine)) {
+      told.add(result.engine);
+      log(`images: ${what} was made with ${result.engine} in ${Math.round(performance.now() - started)} ms`);
+    }
+  }
   return { ...result, bytes: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength) };
 }
 

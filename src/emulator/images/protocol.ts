@@ -48,6 +48,8 @@ export interface RenderResult {
   bytes: Uint8Array;
   width: number;
   height: number;
+  /** The engine that decoded it, in words with its version ('sharp 0.35.5 (libvips 8.17.3)', 'jimp (…)'). */
+  engine: string;
 }
 
 export type ImageTask =
