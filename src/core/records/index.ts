@@ -51,3 +51,4 @@ export {
 } from './changes';
 export { coerceInput, describePlan, fieldsEdited, planBulkUpdate, type BulkContext, type BulkEdits, type BulkPlan, type PlannedRecord, type RefusedRecord } from './bulk';
 export { documentJsonSchema } from './schema';
+export { UPDATE_REPORT_FORMAT, invertChangeSet, readUpdateReport, updateReportText, type UndoRecord } from './undo';
