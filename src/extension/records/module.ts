@@ -58,6 +58,7 @@ export class RecordsModule implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.bulk.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }
