@@ -83,6 +83,15 @@ describeEachBackend('dam records', { seed: 'empty' }, (env) => {
       assert.deepEqual(after.classifications, ['/Products/Shoes']);
     });
 
+    it('a list field takes its items separated by commas (\\, inside one), and the help says so', async () => {
+      const id = await create('Keywords by commas', { Owner: 'Ana' });
+      const run = await runDam(['records', 'update', id, '--set', 'Keywords=cli, changed,Smith\\, Anna'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual((await doc(id)).fields.Keywords, ['cli', 'changed', 'Smith, Anna']);
+      const help = await runDam(['records', 'update', '--help'], vars());
+      assert.match(help.stdout + help.stderr, /--set NAME=a,b gives a list field .* the items a and b \(\\, is a comma inside an item/);
+    });
+
     it('a localized field needs --language, and then changes only that language', async () => {
       const id = await create('Localized', { Owner: 'Ana' });
       const refused = await runDam(['records', 'update', id, '--set', 'Description=Hallo'], vars());

@@ -133,6 +133,8 @@ export const recordsUpdateCommand: Command = {
   usage:
     'dam records update (ID… | --query EXPR) [--set NAME=VALUE]… [--clear NAME]… [--status S] [--add-classification ID|PATH]… ' +
     `[--remove-classification ID|PATH]… [--language ID] [--dry-run] [--json] [--report FILE] [--concurrency N] ${CONNECTION_USAGE}\n` +
+    '  --set NAME=a,b gives a list field (Keywords, an option list…) the items a and b (\\, is a comma inside an item;\n' +
+    '    repeating --set NAME=… adds items too); a single-value field takes the text as it is\n' +
     '  --report FILE writes the run as JSON with each record\'s values before the change: `dam records undo FILE` puts them back',
   options: {
     ...connectionOptions,

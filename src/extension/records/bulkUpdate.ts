@@ -376,14 +376,14 @@ async function askValue(client: DamClient, def: FieldDefinitionInfo, title: stri
     return c ? [c.namePath || c.id] : undefined;
   }
   const list = isListType(def.dataType);
-  // A list's items are typed separated by commas (or as a JSON list); the core reads each text as one item.
-  const input = (text: string): string | string[] => (list && !text.trim().startsWith('[') ? text.split(',').map((t) => t.trim()).filter(Boolean) : text);
+  // A list's items are typed separated by commas (`\,` for a comma inside one) or as a JSON list: the core splits the
+  // text, as it does for `dam records update --set`.
   const text = await vscode.window.showInputBox({
     title: `${title}: ${def.name}`,
-    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas' : ''})`,
-    validateInput: (t) => coerceInput(def, input(t)).problem,
+    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
+    validateInput: (t) => coerceInput(def, t).problem,
   });
-  return text === undefined ? undefined : input(text);
+  return text;
 }
 
 function emptyReport(): BulkReport {
