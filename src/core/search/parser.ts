@@ -86,7 +86,9 @@ const KNOWN_PROPERTIES: ReadonlySet<string> = new Set(Object.values(SEARCH_PROPE
 
 /** Operators of other query languages, and what to write instead: `value` is the written value, unquoted as it stands. */
 const FOREIGN_WORD_OPERATORS: Readonly<Record<string, { write: (value: string) => string; why: string }>> = (() => {
-  const prefix = { write: (v: string) => `= ${v.replace(/\*?$/, '*')}`, why: 'a trailing `*` matches the words that start with it' };
+  // A quoted value takes its `*` inside the quotes.
+  const star = (v: string) => (/^(['"]).*\1$/s.test(v) ? `${v.slice(0, -1).replace(/\*?$/, '*')}${v.slice(-1)}` : v.replace(/\*?$/, '*'));
+  const prefix = { write: (v: string) => `= ${star(v)}`, why: 'a trailing `*` matches the words that start with it' };
   const words = { write: (v: string) => `contains ${v}`, why: '`contains` matches whole words of the value' };
   const ending = { write: (v: string) => `contains ${v}`, why: 'there is no ends-with: `=` with a trailing `*` matches the start of words, `contains` whole words' };
   const like = { write: (v: string) => `= ${v.replace(/%/g, '*')}`, why: '`*` is the wildcard' };
