@@ -6,6 +6,7 @@ import {
   changeSetToBody,
   fieldsEdited,
   guidKey,
+  invertChangeSet,
   isEmptyChangeSet,
   planBulkUpdate,
   printDocument,
@@ -21,6 +22,7 @@ import {
   type LanguageInfo,
   type RecordDocument,
   type RecordSource,
+  type UndoRecord,
   type WireFieldValue,
 } from '../core/records';
 import { HAL_JSON, readHeaders } from './core';
@@ -107,6 +109,20 @@ export interface LoadedPlan extends BulkPlan {
   model: TenantModel;
   classifications: ClassificationRef[];
 }
+
+/** A bulk run's report with, per changed record, what undoing it needs (the change applied, the version it left). */
+export interface UpdateReport extends BulkReport {
+  undo: UndoRecord[];
+}
+
+/** What undoing a report would do: the records to put back, and those changed since (or deleted) with why. */
+export interface UndoPlan {
+  restore: UndoRecord[];
+  skipped: { recordId: string; title?: string; reason: string }[];
+}
+
+/** A record undo leaves alone because it is no longer what the update left; thrown inside a job, reported as skipped. */
+export class ChangedSinceError extends Error {}
 
 const RECORD_SELECT = { record: ['fields', 'classifications', 'files'], file: ['latestversion'] };
 
@@ -349,14 +365,77 @@ export class RecordEditsApi {
     return out;
   }
 
-  /** Runs a plan: each record's change set as one PUT, by runBulk paced by this connection's pacer; missing records are failures. */
-  async run(plan: LoadedPlan, options: BulkRunOptions & { headers?: Record<string, string> } = {}): Promise<BulkReport> {
+  /**
+   * Runs a plan: each record's change set as one PUT, by runBulk paced by this connection's pacer; missing records are
+   * failures. After each PUT the record's `modifiedOn` is read back (one small GET) so the report can be undone.
+   */
+  async run(plan: LoadedPlan, options: BulkRunOptions & { headers?: Record<string, string> } = {}): Promise<UpdateReport> {
     const jobs = plan.items.map((item) => ({ recordId: item.recordId, title: item.title, summary: summarizeChangeSet(item.changes), changes: item.changes }));
-    const report = await runBulk(jobs, (job, signal) => this.apply(job.changes, { signal, headers: options.headers }), { pacer: this.http.pacer, ...options }, plan.unchanged);
+    const undo: UndoRecord[] = [];
+    const report = await runBulk(
+      jobs,
+      async (job, signal) => {
+        await this.apply(job.changes, { signal, headers: options.headers });
+        // Read right after the write: a change by someone else in between would make undo skip this record, which
+        // errs on the side of keeping their change.
+        const modifiedOnAfter = await this.modifiedOn(job.recordId, signal).catch(() => null);
+        undo.push({ recordId: job.recordId, title: job.title, modifiedOnAfter, changes: job.changes });
+      },
+      { pacer: this.http.pacer, ...options },
+      plan.unchanged,
+    );
     for (const m of plan.missing) report.failed.push({ recordId: m.recordId, reason: m.reason, status: 404 });
     for (const r of plan.refused) report.failed.push({ recordId: r.recordId, title: r.title, reason: r.reasons.join('; ') });
     report.total += plan.missing.length + plan.refused.length;
-    return report;
+    return { ...report, undo };
+  }
+
+  /** Why a record is no longer what an update left (changed or deleted since), or undefined when it still is. */
+  private async changedSince(record: UndoRecord, signal?: AbortSignal): Promise<string | undefined> {
+    try {
+      const now = await this.modifiedOn(record.recordId, signal);
+      if (record.modifiedOnAfter === null || now !== record.modifiedOnAfter) return `changed since the update (modified ${now ?? 'at an unknown time'}): kept as it is`;
+      return undefined;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return 'deleted since the update';
+      throw err;
+    }
+  }
+
+  /** Reads each record of a report once: the plan of an undo (the dry run). Nothing is written. */
+  async planUndo(records: readonly UndoRecord[], options: { signal?: AbortSignal; concurrency?: number } = {}): Promise<UndoPlan> {
+    const plan: UndoPlan = { restore: [], skipped: [] };
+    const verdicts: (string | undefined)[] = new Array(records.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < records.length) {
+        const i = next++;
+        verdicts[i] = await this.changedSince(records[i], options.signal);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, records.length) }, worker));
+    records.forEach((r, i) => (verdicts[i] ? plan.skipped.push({ recordId: r.recordId, title: r.title, reason: verdicts[i]! }) : plan.restore.push(r)));
+    return plan;
+  }
+
+  /**
+   * Puts back the values an update changed, through the same runner (pacing, progress, cancel). Each record is checked
+   * again just before its write: one changed after the plan is skipped too (a failure with ChangedSinceError's reason).
+   */
+  async runUndo(plan: UndoPlan, options: BulkRunOptions & { headers?: Record<string, string> } = {}): Promise<BulkReport & { skipped: UndoPlan['skipped'] }> {
+    const jobs = plan.restore.map((r) => ({ recordId: r.recordId, title: r.title, summary: summarizeChangeSet(invertChangeSet(r.changes)), record: r }));
+    const report = await runBulk(
+      jobs,
+      async (job, signal) => {
+        const why = await this.changedSince(job.record, signal);
+        if (why) throw new ChangedSinceError(why);
+        await this.apply(invertChangeSet(job.record.changes), { signal, headers: options.headers });
+      },
+      { pacer: this.http.pacer, ...options },
+    );
+    const late = report.failed.filter((f) => /^(changed|deleted) since the update/.test(f.reason));
+    report.failed = report.failed.filter((f) => !late.includes(f));
+    return { ...report, skipped: [...plan.skipped, ...late.map((f) => ({ recordId: f.recordId, title: f.title, reason: f.reason }))] };
   }
 }
 

@@ -110,7 +110,7 @@ class TargetIds {
     for (const c of current.classifications) this.classification.set(c.namePath.toLowerCase(), c.id);
     for (const f of current.fields) {
       this.field.set(f.name.toLowerCase(), f.id);
-      this.options.set(f.name.toLowerCase(), new Map((f.options ?? []).map((o) => [o.name.toLowerCase(), o.id])));
+      this.options.set(f.name.toLowerCase(), new Map((f.options ?? []).flatMap((o) => (o.id ? [[o.name.toLowerCase(), o.id] as const] : []))));
     }
     for (const c of current.checkCategories) this.checkCategory.set(c.name.toLowerCase(), c.id);
     for (const c of current.checks) this.check.set(c.name.toLowerCase(), c.id);

@@ -62,6 +62,7 @@ export const Commands = {
   recordsAddToClassification: 'dam.records.addToClassification',
   recordsRemoveFromClassification: 'dam.records.removeFromClassification',
   recordsUpdateMatching: 'dam.records.updateMatching',
+  recordsUndoBulkUpdate: 'dam.records.undoBulkUpdate',
 } as const;
 
 /** Language id of `.dam-query` files. */

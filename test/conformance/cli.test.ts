@@ -95,6 +95,33 @@ describeEachBackend('dam search / dam get', { seed: 'demo' }, (env) => {
     assert.equal(run.stderr, 'No records match.\n');
   });
 
+  it('a contains search without hits says that contains matches whole words, with the prefix search to try', async () => {
+    const run = await dam(['search', 'Title contains a'], vars());
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^No records match\.\ndam: hint: `contains` matches whole words: `Title contains a` finds a Title with the word a; for words that start with it write `Title = a\*`\n/);
+  });
+
+  it('an operator the language does not have: dam lint names it with a did-you-mean; the emulator reads the words as full text', async () => {
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'dam-lint-'));
+    try {
+      await writeFile(join(dir, 'q.dam-query'), 'Title startswith Gol\n###\nColour = red\n');
+      const lint = await dam(['lint', join(dir, 'q.dam-query')], vars());
+      assert.equal(lint.code, 1, lint.stdout + lint.stderr);
+      assert.match(lint.stdout + lint.stderr, /q\.dam-query:1:7: error DQ2012 `startswith` is not an operator of search expressions: did you mean `Title = Gol\*`\?/);
+      assert.match(lint.stdout + lint.stderr, /q\.dam-query:3:1: warning DQ3001 `Colour` is not a known records property: the local emulator refuses it/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const search = await dam(['search', 'Title startswith Gol'], vars());
+    assert.equal(search.code, 0, search.stderr);
+    const unknown = await dam(['search', 'Colour = red'], vars());
+    assert.match(unknown.stderr, /'Colour' is not a searchable property of records: the local emulator refuses it, and a tenant answers it only if it has such a property \(DQ3001\)/);
+  });
+
   it('an empty search expression is a usage error that says what to pass', async () => {
     const run = await dam(['search', '  '], vars());
     assert.equal(run.code, 2);

@@ -2,6 +2,9 @@
 // query, option values by name or label, refused plans (exit 2, nothing written), failed records (exit 1, named),
 // and delete's confirmation rule.
 import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeEachBackend, runDam } from './helpers';
 import { buildRecordTenant, type RecordTenant } from './recordFixture';
 import { RecordSchema } from '../../src/api/schemas';
@@ -22,9 +25,15 @@ describeEachBackend('dam records', { seed: 'empty' }, (env) => {
   const doc = async (id: string) => (await client().recordEdits.open(id)).document;
   const bulk: string[] = [];
 
+  let home: string;
   before(async () => {
+    home = await mkdtemp(join(tmpdir(), 'dam-records-cli-'));
     tenant = await buildRecordTenant(client());
     for (let i = 0; i < 6; i++) bulk.push(await create(`Bulk item ${i}`, { UsageRights: [i < 2 ? 'Licensed' : 'Unrestricted'], Owner: 'Ana' }));
+  });
+
+  after(async () => {
+    await rm(home, { recursive: true, force: true });
   });
 
   describe('get', () => {
@@ -72,6 +81,15 @@ describeEachBackend('dam records', { seed: 'empty' }, (env) => {
       assert.equal(after.fields.Pages, 12);
       assert.equal(after.status, 'Released');
       assert.deepEqual(after.classifications, ['/Products/Shoes']);
+    });
+
+    it('a list field takes its items separated by commas (\\, inside one), and the help says so', async () => {
+      const id = await create('Keywords by commas', { Owner: 'Ana' });
+      const run = await runDam(['records', 'update', id, '--set', 'Keywords=cli, changed,Smith\\, Anna'], vars());
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual((await doc(id)).fields.Keywords, ['cli', 'changed', 'Smith, Anna']);
+      const help = await runDam(['records', 'update', '--help'], vars());
+      assert.match(help.stdout + help.stderr, /--set NAME=a,b gives a list field .* the items a and b \(\\, is a comma inside an item/);
     });
 
     it('a localized field needs --language, and then changes only that language', async () => {
@@ -161,6 +179,67 @@ describeEachBackend('dam records', { seed: 'empty' }, (env) => {
         assert.equal((await runDam(['records', 'update', ...args], vars())).code, 2);
       });
     }
+  });
+
+  describe('undo', () => {
+    it('--report keeps each record’s values before the change; undo --dry-run plans, undo puts them back and skips a record changed since', async () => {
+      const ids = [
+        await create('Undo item 0', { UsageRights: ['Licensed'], Photographer: 'Ana Lima', Owner: 'Ana' }),
+        await create('Undo item 1', { UsageRights: ['Unrestricted'], Owner: 'Ana' }),
+        await create('Undo item 2', { UsageRights: ['Licensed'], Photographer: 'Omar Haddad', Owner: 'Ana' }),
+      ];
+      const file = join(home, 'undo-report.json');
+      const update = await runDam(
+        ['records', 'update', '--query', "Title = 'Undo item*'", '--set', 'UsageRights=Internal only', '--set', 'Photographer=Bulk', '--status', 'Released', '--add-classification', '/Products/Shoes', '--report', file],
+        vars(),
+      );
+      assert.equal(update.code, 0, update.stderr);
+      assert.match(update.stderr, /dam records undo .*undo-report\.json` puts back the 3 changed records/);
+      const saved = JSON.parse(await readFile(file, 'utf8')) as { format: string; undo: { recordId: string; changes: { fields: { field: string; before: unknown }[] } }[] };
+      assert.equal(saved.format, 'dam-records-update-report');
+      const first = saved.undo.find((u) => u.recordId === ids[0])!;
+      assert.deepEqual(first.changes.fields.find((f) => f.field === 'Photographer')?.before, 'Ana Lima', 'the report keeps the value before');
+
+      // Someone else changes one record after the update: undo must leave that record alone.
+      await runDam(['records', 'update', ids[2], '--set', 'Photographer=Someone else'], vars());
+      const before = await Promise.all(ids.map(doc));
+
+      const dry = await runDam(['records', 'undo', file, '--dry-run'], vars());
+      assert.equal(dry.code, 1, dry.stderr);
+      assert.match(dry.stdout, /^3 records in the report: 2 would be restored, 1 skipped\./m);
+      assert.match(dry.stdout, new RegExp(`${ids[0]} Undo item 0: .*Photographer: "Bulk" → "Ana Lima"`));
+      assert.match(dry.stdout, new RegExp(`skipped ${ids[2]} Undo item 2: changed since the update`));
+      assert.deepEqual((await Promise.all(ids.map(doc))).map((d) => d.readOnly.modifiedOn), before.map((d) => d.readOnly.modifiedOn), 'the dry run wrote nothing');
+
+      const undo = await runDam(['records', 'undo', file], vars());
+      assert.equal(undo.code, 1, undo.stdout + undo.stderr);
+      assert.match(undo.stdout, /^3 records: 2 restored, 1 skipped, 0 failed/);
+      assert.match(undo.stderr, new RegExp(`skipped ${ids[2]} \\(Undo item 2\\): changed since the update`));
+      const [a, b, c] = await Promise.all(ids.map(doc));
+      assert.deepEqual([a.fields.UsageRights, a.fields.Photographer, a.status, a.classifications], [['Licensed'], 'Ana Lima', 'Draft', []]);
+      assert.deepEqual([b.fields.UsageRights, b.fields.Photographer, b.status], [['Unrestricted'], null, 'Draft']);
+      assert.deepEqual([c.fields.Photographer, c.status], ['Someone else', 'Released'], 'the record changed since keeps its change');
+
+      const again = await runDam(['records', 'undo', file], vars());
+      assert.equal(again.code, 1, 'a second undo finds every record changed since (by the first undo) and restores nothing');
+      assert.match(again.stdout, /0 restored, 3 skipped/);
+    });
+
+    it('every record restored exits 0; a file that is not a report exits 2', async () => {
+      const id = await create('Undo all', { Photographer: 'Kim', Owner: 'Ana' });
+      const file = join(home, 'undo-all.json');
+      assert.equal((await runDam(['records', 'update', id, '--clear', 'Photographer', '--report', file], vars())).code, 0);
+      const undo = await runDam(['records', 'undo', file, '--json'], vars());
+      assert.equal(undo.code, 0, undo.stderr);
+      assert.equal((JSON.parse(undo.stdout) as { changed: unknown[] }).changed.length, 1);
+      assert.equal((await doc(id)).fields.Photographer, 'Kim');
+
+      await writeFile(join(home, 'not-a-report.json'), '{"total": 1}');
+      const bad = await runDam(['records', 'undo', join(home, 'not-a-report.json')], vars());
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /not the report of a bulk update/);
+      assert.equal((await runDam(['records', 'undo', join(home, 'missing.json')], vars())).code, 2);
+    });
   });
 
   describe('delete', () => {

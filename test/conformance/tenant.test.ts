@@ -83,6 +83,50 @@ describeEachBackend('dam tenant', { seed: 'demo' }, (env) => {
     assert.match((await runDam(['tenant', 'push', dir, '--to', target])).stdout, /^Plan: nothing to do/);
   });
 
+  it('a pull refuses to replace files changed by hand since the last pull (exit 2, naming them) unless --force', async () => {
+    const dir = join(home, 'edited');
+    await pull(env().url, dir);
+    assert.match(await readFile(join(dir, '.dam-pull.json'), 'utf8'), /"fields\/Keywords\.json": "[0-9a-f]{64}"/, 'the pull records what it wrote');
+    await pull(env().url, dir);
+
+    const file = join(dir, 'fields', 'Photographer.json');
+    const edited = (await readFile(file, 'utf8')).replace('"isRequired": false', '"isRequired": true');
+    await writeFile(file, edited);
+    await writeFile(join(dir, 'fields', 'Mine.json'), '{ "name": "Mine" }\n');
+    const refused = await runDam(['tenant', 'pull', dir, '--quiet'], { DAM_URL: env().url });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /changed by hand since the last pull: fields\/Mine\.json \(added\), fields\/Photographer\.json\n/);
+    assert.match(refused.stderr, /nothing was written.*--force/);
+    assert.equal(await readFile(file, 'utf8'), edited, 'the edit is kept');
+    assert.equal(await readFile(join(dir, 'fields', 'Mine.json'), 'utf8'), '{ "name": "Mine" }\n');
+
+    const forced = await runDam(['tenant', 'pull', dir, '--quiet', '--force'], { DAM_URL: env().url });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.doesNotMatch(await readFile(file, 'utf8'), /"isRequired": true/);
+    assert.equal((await readFolder(dir)).has('fields/Mine.json'), false);
+    await pull(env().url, dir);
+  });
+
+  it('a new option written without an id is one gained option for diff and push; the tenant gives it its id', async () => {
+    const dir = join(home, 'new-option');
+    await pull(env().url, dir);
+    const target = await another({ seedDir: dir });
+    const file = join(dir, 'fields', 'UsageRights.json');
+    const field = JSON.parse(await readFile(file, 'utf8')) as { options: { id?: string; name: string }[] };
+    field.options.push({ name: 'Borrowed' });
+    await writeFile(file, `${JSON.stringify(field, null, 2)}\n`);
+
+    const diff = await runDam(['tenant', 'diff', target, dir]);
+    assert.equal(diff.code, 0, diff.stderr);
+    assert.deepEqual(diff.stdout.trim().split('\n'), ["field 'UsageRights' gained option 'Borrowed'"]);
+    const apply = await runDam(['tenant', 'push', dir, '--to', target, '--apply']);
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    assert.equal((await runDam(['tenant', 'diff', target, dir])).stdout, 'No differences.\n');
+    const back = await pull(target, join(home, 'new-option-back'));
+    const option = (JSON.parse(back.get('fields/UsageRights.json')!) as { options: { id?: string; name: string }[] }).options.find((o) => o.name === 'Borrowed');
+    assert.match(option?.id ?? '', /^[0-9a-f]{32}$/);
+  });
+
   it('a push onto an empty tenant creates everything in dependency order, and a second push plans nothing', async () => {
     const dir = join(home, 'a');
     const target = await another({ seed: 'empty' });

@@ -261,8 +261,10 @@ function openMenu(col: number, cell: HTMLElement): void {
   };
 }
 
-csv.addEventListener('click', () => state.run && vscode.postMessage({ type: 'export', runId: state.run.runId, format: 'csv' }));
-json.addEventListener('click', () => state.run && vscode.postMessage({ type: 'export', runId: state.run.runId, format: 'json' }));
+// The grid's sort goes with the request, so the file comes in the order on screen.
+const gridSort = () => (sort && COLUMNS[sort.col].key ? { key: String(COLUMNS[sort.col].key), dir: sort.dir } : undefined);
+csv.addEventListener('click', () => state.run && vscode.postMessage({ type: 'export', runId: state.run.runId, format: 'csv', sort: gridSort() }));
+json.addEventListener('click', () => state.run && vscode.postMessage({ type: 'export', runId: state.run.runId, format: 'json', sort: gridSort() }));
 rerun.addEventListener('click', () => state.run && vscode.postMessage({ type: 'rerun', runId: state.run.runId }));
 viewport.addEventListener(
   'scroll',

@@ -1,6 +1,7 @@
 // `dam records get|update|delete`: the record-editing core on the command line. `update` plans first (the dry run
 // shows it) and applies through the same runner the extension's bulk command uses; exit 0 when every record
 // succeeded, 1 when one failed (named with its reason), 2 for bad usage or a refused plan (nothing written).
+import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
@@ -9,7 +10,7 @@ import { writeLine } from '../output';
 import { ApiError } from '../../api/errors';
 import { runBulk, type BulkProgress, type BulkReport } from '../../api/bulkRunner';
 import type { LoadedPlan } from '../../api/records';
-import { describeChanges, describePlan, isEmptyValue, printDocument, type BulkEdits, type RecordDocument } from '../../core/records';
+import { describeChanges, describePlan, invertChangeSet, isEmptyValue, printDocument, readUpdateReport, updateReportText, type BulkEdits, type RecordDocument } from '../../core/records';
 
 const DEFAULT_CONCURRENCY = 4;
 
@@ -131,7 +132,10 @@ export const recordsUpdateCommand: Command = {
   summary: 'Change fields, status or classifications of records (by id or every hit of --query); --dry-run shows the plan',
   usage:
     'dam records update (ID… | --query EXPR) [--set NAME=VALUE]… [--clear NAME]… [--status S] [--add-classification ID|PATH]… ' +
-    `[--remove-classification ID|PATH]… [--language ID] [--dry-run] [--json] [--concurrency N] ${CONNECTION_USAGE}`,
+    `[--remove-classification ID|PATH]… [--language ID] [--dry-run] [--json] [--report FILE] [--concurrency N] ${CONNECTION_USAGE}\n` +
+    '  --set NAME=a,b gives a list field (Keywords, an option list…) the items a and b (\\, is a comma inside an item;\n' +
+    '    repeating --set NAME=… adds items too); a single-value field takes the text as it is\n' +
+    '  --report FILE writes the run as JSON with each record\'s values before the change: `dam records undo FILE` puts them back',
   options: {
     ...connectionOptions,
     query: { type: 'string' },
@@ -143,9 +147,11 @@ export const recordsUpdateCommand: Command = {
     language: { type: 'string' },
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
+    report: { type: 'string' },
     concurrency: { type: 'string' },
   },
   async run({ values, positionals }, io) {
+    if (values.report !== undefined && !String(values.report).trim()) throw new UsageError('--report needs a file name');
     const query = typeof values.query === 'string' ? values.query : undefined;
     if (query !== undefined && positionals.length) throw new UsageError(`give record ids or --query, not both\nusage: ${this.usage}`);
     if (query === undefined && !positionals.length) throw new UsageError(`give record ids or --query EXPR\nusage: ${this.usage}`);
@@ -185,10 +191,60 @@ export const recordsUpdateCommand: Command = {
       return plan.missing.length || plan.refused.length ? 1 : 0;
     }
     const progress = progressLine(io);
-    const report = await client.recordEdits.run(plan, { concurrency, signal: io.signal, onProgress: (p) => progress.update(p) });
+    const { undo, ...report } = await client.recordEdits.run(plan, { concurrency, signal: io.signal, onProgress: (p) => progress.update(p) });
     progress.done();
+    if (typeof values.report === 'string') {
+      const target = query !== undefined ? { expression: query } : { ids: positionals };
+      await writeFile(values.report, updateReportText({ ...target, edits, dryRun: describePlan(plan), report, undo }));
+      io.stderr.write(`Report written to ${values.report}; \`dam records undo ${values.report}\` puts back the ${undo.length} changed record${undo.length === 1 ? '' : 's'}.\n`);
+    }
     await printReport(io, report, json);
     return report.failed.length || report.notRun.length ? 1 : 0;
+  },
+};
+
+export const recordsUndoCommand: Command = {
+  name: ['records', 'undo'],
+  summary: 'Put back the values a bulk update changed (from its --report FILE), skipping records changed since by anyone',
+  usage: `dam records undo FILE [--dry-run] [--json] [--concurrency N] ${CONNECTION_USAGE}\n  exit 0: every record restored; 1: some skipped (changed since) or failed; 2: bad input`,
+  options: { ...connectionOptions, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, concurrency: { type: 'string' } },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) throw new UsageError(`give the report file of one update (dam records update … --report FILE)\nusage: ${this.usage}`);
+    const [file] = positionals;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    }
+    const { undo, problem } = readUpdateReport(text);
+    if (!undo) throw new UsageError(`${file} is ${problem}`);
+    const concurrency = concurrencyOf(values);
+    const json = values.json === true;
+    const client = connect(values, io);
+    const plan = await client.recordEdits.planUndo(undo, { signal: io.signal, concurrency });
+    if (values['dry-run'] === true) {
+      if (json) await writeLine(io.stdout, JSON.stringify({ dryRun: true, restore: plan.restore.map((r) => ({ recordId: r.recordId, title: r.title, changes: describeChanges(invertChangeSet(r.changes)) })), skipped: plan.skipped }, null, 2));
+      else {
+        await writeLine(io.stdout, `${undo.length} record${undo.length === 1 ? '' : 's'} in the report: ${plan.restore.length} would be restored, ${plan.skipped.length} skipped.`);
+        for (const r of plan.restore) await writeLine(io.stdout, `  ${r.recordId} ${r.title ?? ''}: ${describeChanges(invertChangeSet(r.changes)).join('; ')}`);
+        for (const s of plan.skipped) await writeLine(io.stdout, `  skipped ${s.recordId} ${s.title ?? ''}: ${s.reason}`);
+        await writeLine(io.stdout, 'Dry run: nothing was written.');
+      }
+      return plan.skipped.length ? 1 : 0;
+    }
+    const progress = progressLine(io);
+    const { skipped, ...report } = await client.recordEdits.runUndo(plan, { concurrency, signal: io.signal, onProgress: (p) => progress.update(p) });
+    progress.done();
+    if (json) await writeLine(io.stdout, JSON.stringify({ ...report, skipped }, null, 2));
+    else {
+      const parts = [`${report.changed.length} restored`, `${skipped.length} skipped`, `${report.failed.length} failed`];
+      if (report.notRun.length) parts.push(`${report.notRun.length} not run (cancelled)`);
+      await writeLine(io.stdout, `${undo.length} record${undo.length === 1 ? '' : 's'}: ${parts.join(', ')} in ${(report.durationMs / 1000).toFixed(1)} s`);
+    }
+    for (const s of skipped) io.stderr.write(`skipped ${s.recordId}${s.title ? ` (${s.title})` : ''}: ${s.reason}\n`);
+    for (const f of report.failed) io.stderr.write(`failed ${f.recordId}${f.title ? ` (${f.title})` : ''}: ${f.reason}\n`);
+    return skipped.length || report.failed.length || report.notRun.length ? 1 : 0;
   },
 };
 
@@ -248,4 +304,4 @@ export const recordsDeleteCommand: Command = {
   },
 };
 
-export const recordsCommands: Command[] = [recordsGetCommand, recordsUpdateCommand, recordsDeleteCommand];
+export const recordsCommands: Command[] = [recordsGetCommand, recordsUpdateCommand, recordsUndoCommand, recordsDeleteCommand];

@@ -5,7 +5,16 @@ import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
 import type { SearchQuery } from '../../api/search';
 import type { Paged } from '../../api/schemas';
 import { writeLine } from '../output';
-import { DiagnosticCodes, diagnoseExpression } from '../../core/search';
+import { DiagnosticCodes, diagnoseExpression, parseExpression, type Criterion, type Expr } from '../../core/search';
+
+/** The `contains` criteria of an expression (`Title contains a`), for the hint when nothing matches. */
+function containsCriteria(e: Expr | null): Criterion[] {
+  if (!e) return [];
+  if (e.kind === 'criterion') return e.operator?.op === 'contains' && e.property.kind === 'property' && e.value ? [e] : [];
+  if (e.kind === 'not') return containsCriteria(e.operand);
+  if (e.kind === 'and' || e.kind === 'or') return e.operands.flatMap(containsCriteria);
+  return [];
+}
 
 function parseParams(values: unknown): Record<string, string> | undefined {
   if (!Array.isArray(values) || values.length === 0) return undefined;
@@ -76,7 +85,16 @@ export const searchCommand: Command = {
       if (values.all !== true) break;
     }
     // Said on stderr: stdout carries only hits, so a script reading it gets nothing rather than a sentence.
-    if (shown === 0) io.stderr.write(`No ${classifications ? 'classifications' : 'records'} match.\n`);
+    if (shown === 0) {
+      io.stderr.write(`No ${classifications ? 'classifications' : 'records'} match.\n`);
+      // `contains` reads like "has the letters" but matches whole words: say so, with the prefix search to try.
+      const contains = containsCriteria(parseExpression(query.expression ?? '').ast.body)[0];
+      if (contains && contains.property.kind === 'property' && contains.value && contains.value.kind !== 'list') {
+        const name = contains.property.name;
+        const value = (query.expression ?? '').slice(contains.value.range.start, contains.value.range.end);
+        io.stderr.write(`dam: hint: \`contains\` matches whole words: \`${name} contains ${value}\` finds a ${name} with the word ${value}; for words that start with it write \`${name} = ${value.replace(/\*?$/, '*')}\`\n`);
+      }
+    }
     else if (values.all !== true && typeof total === 'number' && total > shown) {
       io.stderr.write(`${shown} of ${total} hits shown; --all prints every page\n`);
     }

@@ -1,8 +1,22 @@
 // `dam tenant pull|diff|push`: a tenant's configuration as files to commit, compared in words, and promoted from one
 // tenant to the next with a plan to review (a dry run unless --apply).
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { diffConfigs, fromFiles, planPush, stepTitle, toFiles, unplannedDifferences, type TenantConfig } from '../../core/tenant';
+import {
+  PULL_RECORD_FILE,
+  diffConfigs,
+  fromFiles,
+  isPulledFieldFile,
+  localEdits,
+  localEditsWords,
+  planPush,
+  pullRecordText,
+  stepTitle,
+  toFiles,
+  unplannedDifferences,
+  type TenantConfig,
+} from '../../core/tenant';
 import { applyPlan, pullTenant } from '../../api/tenant';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
@@ -30,20 +44,39 @@ export async function readFolder(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-/** Writes the folder's files; a field file the configuration no longer has is removed, so the folder is exactly it. */
-async function writeFolder(dir: string, files: Map<string, string>): Promise<void> {
-  let before = new Map<string, string>();
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function readFolderIfAny(dir: string): Promise<Map<string, string>> {
   try {
-    before = await readFolder(dir);
+    return await readFolder(dir);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    if (err instanceof UsageError) return new Map();
+    throw err;
+  }
+}
+
+/**
+ * Writes the folder's files and the record of what it wrote; a field file the configuration no longer has is removed,
+ * so the folder is exactly it. Refuses (before writing anything) when that would overwrite or remove a file changed
+ * by hand since the last pull, unless `force`.
+ */
+async function writeFolder(dir: string, files: Map<string, string>, force: boolean): Promise<void> {
+  const before = await readFolderIfAny(dir);
+  const edits = localEdits(before, files, before.get(PULL_RECORD_FILE), sha256);
+  if (edits.length && !force) {
+    const why = edits.some((e) => e.kind === 'unrecorded')
+      ? `${dir} has no record of an earlier pull (${PULL_RECORD_FILE}) and the pull would overwrite or remove`
+      : `the pull would overwrite or remove ${edits.length === 1 ? 'a file' : 'files'} changed by hand since the last pull:`;
+    throw new UsageError(`${why} ${localEditsWords(edits)}
+nothing was written: keep the edits elsewhere (or commit them), or run again with --force to replace them`);
   }
   for (const [path, text] of files) {
     if (before.get(path) === text) continue;
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-  for (const path of before.keys()) if (/^fields\/[^/]+\.json$/.test(path) && !files.has(path)) await rm(join(dir, path));
+  for (const path of before.keys()) if (isPulledFieldFile(path) && !files.has(path)) await rm(join(dir, path));
+  await writeFile(join(dir, PULL_RECORD_FILE), pullRecordText(files, sha256));
 }
 
 /** A folder's configuration, or a usage error listing each problem with its file. */
@@ -80,15 +113,15 @@ const bounds = (values: Record<string, unknown>) => {
 const pull: Command = {
   name: ['tenant', 'pull'],
   summary: "Write a tenant's configuration (fields, classifications, languages, checks, settings: not its assets) into a folder.",
-  usage: `dam tenant pull DIR [--max-classifications N] [--max-depth D] [--quiet] ${CONNECTION_USAGE}`,
-  options: { ...connectionOptions, 'max-classifications': { type: 'string' }, 'max-depth': { type: 'string' }, quiet: { type: 'boolean' } },
+  usage: `dam tenant pull DIR [--force] [--max-classifications N] [--max-depth D] [--quiet] ${CONNECTION_USAGE}   (refuses to replace files changed by hand since the last pull unless --force)`,
+  options: { ...connectionOptions, force: { type: 'boolean' }, 'max-classifications': { type: 'string' }, 'max-depth': { type: 'string' }, quiet: { type: 'boolean' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError(`give one folder to write\nusage: ${pull.usage}`);
     const [dir] = positionals;
     const started = Date.now();
     const client = connect(values, io);
     const { config, notes } = await pullTenant(client, { ...bounds(values), signal: io.signal, onProgress: progress(io, values.quiet === true) });
-    await writeFolder(dir, toFiles(config));
+    await writeFolder(dir, toFiles(config), values.force === true);
     for (const note of notes) io.stderr.write(`note: ${note}\n`);
     io.stdout.write(
       `Pulled ${config.fields.length} fields, ${config.classifications.length} classifications, ${config.languages.length} languages, ` +

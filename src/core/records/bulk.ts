@@ -67,7 +67,26 @@ export function fieldsEdited(edits: BulkEdits): string[] {
   return [...Object.keys(edits.set ?? {}), ...(edits.clear ?? [])];
 }
 
-/** Reads text given for a field (`--set NAME=VALUE`, repeated for list items) as its document value. */
+/**
+ * The items of a list typed as text: separated by commas, each trimmed; `\,` is a comma inside an item and `\\` a
+ * backslash. (`--set Keywords=red,blue` is two keywords; `--set 'Keywords=Smith\, Anna'` one.)
+ */
+export function splitListText(text: string): string[] {
+  const items: string[] = [];
+  let item = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && (text[i + 1] === ',' || text[i + 1] === '\\')) item += text[++i];
+    else if (c === ',') {
+      items.push(item);
+      item = '';
+    } else item += c;
+  }
+  items.push(item);
+  return items.map((t) => t.trim()).filter((t) => t !== '');
+}
+
+/** Reads text given for a field (`--set NAME=VALUE`, repeated or comma-separated for list items) as its document value. */
 export function coerceInput(def: FieldDefinitionInfo, input: unknown): { value?: DocumentValue; problem?: string } {
   const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((v) => typeof v === 'string') ? (input as string[]) : undefined;
   if (!texts) return { value: input as DocumentValue };
@@ -81,7 +100,7 @@ export function coerceInput(def: FieldDefinitionInfo, input: unknown): { value?:
         return { problem: `The value of '${def.name}' starts with '[' but is not a JSON list.` };
       }
     }
-    return { value: texts.map((s) => (t === 'OptionList' ? (findOption(def, s)?.name ?? s) : s)) };
+    return { value: texts.flatMap(splitListText).map((s) => (t === 'OptionList' ? (findOption(def, s)?.name ?? s) : s)) };
   }
   if (texts.length > 1) return { problem: `'${def.name}' takes one value; it was given ${texts.length}.` };
   const text = texts[0];

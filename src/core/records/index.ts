@@ -49,6 +49,7 @@ export {
   type UpdateBody,
   type WireResolver,
 } from './changes';
-export { coerceInput, describePlan, fieldsEdited, planBulkUpdate, type BulkContext, type BulkEdits, type BulkPlan, type PlannedRecord, type RefusedRecord } from './bulk';
+export { coerceInput, splitListText, describePlan, fieldsEdited, planBulkUpdate, type BulkContext, type BulkEdits, type BulkPlan, type PlannedRecord, type RefusedRecord } from './bulk';
 export { documentJsonSchema } from './schema';
 export { classificationSlotAt, parentPathOf, type ClassificationSlot } from './completion';
+export { UPDATE_REPORT_FORMAT, invertChangeSet, readUpdateReport, updateReportText, type UndoRecord } from './undo';

@@ -64,6 +64,8 @@ export const DiagnosticCodes = {
   ExpressionTooLong: 'DQ2010',
   /** Parentheses and `NOT`/`-` nested deeper than `LIMITS.maxNesting`: the part beyond is not parsed. */
   NestingTooDeep: 'DQ2011',
+  /** A word other languages use as an operator (`startswith`, `like`, `eq`) after a property: the fix writes ours. */
+  UnknownOperator: 'DQ2012',
 
   /** A property not in the catalogue of the target: allowed (the list is open-ended) but suspicious. */
   UnknownProperty: 'DQ3001',

@@ -15,6 +15,7 @@ import type {
   SortItem,
   Value,
 } from './ast';
+import { SEARCH_PROPERTIES } from './catalogue';
 import { DiagnosticCodes, LIMITS, diagnostic, type Diagnostic, type QuickFix } from './diagnostics';
 import { KW as KEYWORDS, T as TOKEN_KINDS, lexPooled as lexPooled_, tokenValue as tokenValue_, type Keyword, type Token } from './lexer';
 
@@ -31,6 +32,11 @@ export interface ParseOptions {
   defaultOperator?: LogicalOperator;
   /** An offset at which to record what the grammar expected (for completion). */
   cursor?: number;
+  /**
+   * Read `Title startswith Gol` as a tenant does: three words of full text (which match nothing), not a DQ2012 error.
+   * The emulator sets it (it answers what a tenant answers); the editor and `dam lint` do not: there it is a mistake.
+   */
+  foreignOperatorsAsText?: boolean;
 }
 
 /** What the grammar would have accepted at the cursor. */
@@ -74,6 +80,46 @@ function fieldFunction(tok: Token): FieldRef['by'] | undefined {
   if (tok.kw === KW.FieldLabel) return 'label';
   return undefined;
 }
+
+/** Properties of either target, lower-cased: only after one of these is a word like `startswith` read as a mistaken operator, so full text (`sunset like gold`) stays text. */
+const KNOWN_PROPERTIES: ReadonlySet<string> = new Set(Object.values(SEARCH_PROPERTIES).flatMap((list) => list.map((p) => p.name.toLowerCase())));
+
+/** Operators of other query languages, and what to write instead: `value` is the written value, unquoted as it stands. */
+const FOREIGN_WORD_OPERATORS: Readonly<Record<string, { write: (value: string) => string; why: string }>> = (() => {
+  // A quoted value takes its `*` inside the quotes.
+  const star = (v: string) => (/^(['"]).*\1$/s.test(v) ? `${v.slice(0, -1).replace(/\*?$/, '*')}${v.slice(-1)}` : v.replace(/\*?$/, '*'));
+  const prefix = { write: (v: string) => `= ${star(v)}`, why: 'a trailing `*` matches the words that start with it' };
+  const words = { write: (v: string) => `contains ${v}`, why: '`contains` matches whole words of the value' };
+  const ending = { write: (v: string) => `contains ${v}`, why: 'there is no ends-with: `=` with a trailing `*` matches the start of words, `contains` whole words' };
+  const like = { write: (v: string) => `= ${v.replace(/%/g, '*')}`, why: '`*` is the wildcard' };
+  const op = (o: string) => ({ write: (v: string) => `${o} ${v}`, why: `\`${o}\` is the operator` });
+  return {
+    startswith: prefix,
+    starts_with: prefix,
+    beginswith: prefix,
+    begins_with: prefix,
+    endswith: ending,
+    ends_with: ending,
+    like,
+    ilike: like,
+    has: words,
+    includes: words,
+    include: words,
+    contain: words,
+    matches: words,
+    equals: op('='),
+    eq: op('='),
+    is: op('='),
+    ne: op('<>'),
+    neq: op('<>'),
+    gt: op('>'),
+    ge: op('>='),
+    gte: op('>='),
+    lt: op('<'),
+    le: op('<='),
+    lte: op('<='),
+  };
+})();
 
 function isWord(tok: Token, kw: Keyword): boolean {
   return tok.kw === kw;
@@ -126,6 +172,7 @@ export class Parser {
   private cursorIndex!: number;
   private wildcards!: boolean;
   private defaultOp!: LogicalOperator;
+  private foreignAsText!: boolean;
 
   /**
    * Parses `text[begin, end)` in place: ranges in the tree and the diagnostics are offsets of `text`
@@ -165,6 +212,7 @@ export class Parser {
     }
     this.wildcards = options.supportWildcards ?? true;
     this.defaultOp = options.defaultOperator ?? 'OR';
+    this.foreignAsText = options.foreignOperatorsAsText === true;
     this.cursorIndex = options.cursor === undefined ? -1 : findCursorToken(this.tokens, this.last, options.cursor);
     // Without a cursor nothing is ever recorded: share one empty list rather than allocate per parse.
     this.expected = this.cursorIndex === -1 ? NO_EXPECTATIONS : [];
@@ -294,6 +342,10 @@ export class Parser {
         // Side by side with the cursor, a word may still become a property: `Title |`.
         if (this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'operator', property });
         if (next.kind === T.Compare || isWord(next, KW.In) || isWord(next, KW.Contains)) return this.criterion(property);
+        if (next.kind === T.Word && KNOWN_PROPERTIES.has(property.name.toLowerCase())) {
+          const foreign = this.foreignOperator(property.range.start, next);
+          if (foreign) return foreign;
+        }
         if (property.name === '*') return { kind: 'matchAll', range: property.range };
         return { kind: 'text', value: this.scalarFromToken(tok), range: property.range };
       }
@@ -328,6 +380,29 @@ export class Parser {
         if (tok.kind !== T.Invalid) this.error(DiagnosticCodes.UnexpectedToken, `Unexpected ${describe(tok, this.text)}; a criterion was expected.`, tok);
         return { kind: 'error', range: { start: tok.start, end: tok.end } };
     }
+  }
+
+  /**
+   * `Title startswith Gol`: an operator of another language between a property and its value. One error with the
+   * criterion in ours as its fix (`Title = Gol*`); the three tokens become an error node, so nothing half-understood
+   * is searched for.
+   */
+  private foreignOperator(start: number, opTok: Token): Expr | undefined {
+    if (this.foreignAsText) return undefined;
+    const known = FOREIGN_WORD_OPERATORS[this.val(opTok).toLowerCase()];
+    const valueTok = this.peekAt(1);
+    if (!known || (valueTok.kind !== T.Word && valueTok.kind !== T.String)) return undefined;
+    const written = this.text.slice(valueTok.start, valueTok.end);
+    const property = this.text.slice(start, this.tokens[this.pos - 1].end);
+    const replacement = known.write(written);
+    this.pos += 2;
+    this.error(
+      DiagnosticCodes.UnknownOperator,
+      `\`${this.val(opTok)}\` is not an operator of search expressions: did you mean \`${property} ${replacement}\`? (${known.why})`,
+      { start: opTok.start, end: valueTok.end },
+      [{ title: `Write \`${property} ${replacement}\``, edits: [{ range: { start: opTok.start, end: valueTok.end }, newText: replacement }] }],
+    );
+    return { kind: 'error', range: { start, end: valueTok.end } };
   }
 
   private parenthesized(): Expr {
@@ -390,6 +465,10 @@ export class Parser {
     if (opTok.kind === T.Compare) operator = { op: this.val(opTok) as ComparisonOperator, range: { start: opTok.start, end: opTok.end } };
     else if (isWord(opTok, KW.In)) operator = { op: 'in', range: { start: opTok.start, end: opTok.end } };
     else if (isWord(opTok, KW.Contains)) operator = { op: 'contains', range: { start: opTok.start, end: opTok.end } };
+    if (!operator && opTok.kind === T.Word) {
+      const foreign = this.foreignOperator(property.range.start, opTok);
+      if (foreign) return { kind: 'criterion', property, operator: null, value: null, range: foreign.range };
+    }
     if (!operator) {
       if (property.kind === 'field' && property.accessor.length === 0 && this.pos === this.cursorIndex && this.want()) this.expected.push({ kind: 'accessor', field: property, dot: true });
       this.error(

@@ -497,7 +497,9 @@ function unknownProperty(name: string, range: { start: number; end: number }, ct
     diagnostic(
       DiagnosticCodes.UnknownProperty,
       'warning',
-      `\`${name}\` is not a known ${ctx.target} property; it is sent as written.${close ? ` Did you mean \`${close}\`?` : ''}`,
+      // A warning, not an error: the list is open-ended (real-service-notes), so a tenant may have the property. The
+      // emulator has only the catalogue's, and refuses it with the same words (one verdict, said the same everywhere).
+      `\`${name}\` is not a known ${ctx.target} property: the local emulator refuses it, and a tenant answers it only if it has such a property.${close ? ` Did you mean \`${close}\`?` : ''}`,
       range,
       fixes,
     ),

@@ -5,3 +5,4 @@ export * from './folder';
 export * from './compare';
 export * from './plan';
 export * from './convert';
+export * from './pullRecord';

@@ -27,7 +27,12 @@ export const Check = z.object({
 });
 export const FieldGroup = z.object({ id: z.string(), name: z.string(), labels: Labels.default({}), sortIndex: z.number().int().default(0) });
 
-export const FieldOption = z.object({ id: z.string(), name: z.string(), label: z.string().optional() });
+/** A new option written by hand needs only its name: the tenant gives it an id when a push creates it. */
+export const FieldOption = z.object({
+  id: z.string().optional().describe('Given by the tenant: leave it out for a new option'),
+  name: z.string(),
+  label: z.string().optional(),
+});
 
 /** Properties of a field definition the folder names; anything else a tenant answers is kept in `properties`. */
 export const Field = z.object({

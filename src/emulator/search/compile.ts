@@ -256,7 +256,10 @@ export class Compiler {
     const target = this.input.target;
     const info = lookupProperty(target, c.property.name);
     const column = info && COLUMNS[target].get(info.name);
-    if (!info || !column) throw errors.invalidSearchExpression(`'${c.property.name.slice(0, 100)}' is not a searchable property of ${target}.`);
+    if (!info || !column) {
+      // The words of the editor's and `dam lint`'s DQ3001 warning, so a refusal reads as the verdict they announced.
+      throw errors.invalidSearchExpression(`'${c.property.name.slice(0, 100)}' is not a searchable property of ${target}: the local emulator refuses it, and a tenant answers it only if it has such a property (DQ3001).`);
+    }
     if (!operatorAllowed(info.type, op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to ${info.name} (${info.type}).`);
     if (column.on === 'field') return this.namedFieldCriterion(column.name, op, values);
     if (column.on === 'classificationTree') return this.classificationCompare(column.direct, op, values);

@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import { LanguageMap, defaultToApi, fromFiles, parentPath, type Field, type TenantConfig } from '../../core/tenant';
 import { insertFieldValues, insertRecordClassifications, insertRecords, type FieldValueRow, type RecordRow } from '../domain/bulk';
 import { NEUTRAL_LANGUAGE } from '../domain/languages';
+import { newGuid } from '../domain/records';
 import { createRng, type Rng } from '../rng';
 import type { Queryable, Store } from '../storage/store';
 
@@ -68,7 +69,8 @@ export async function seedFromFolder(store: Store, config: TenantConfig, log: (l
     }
     const groupId = new Map(config.fieldGroups.map((g) => [g.name, g.id]));
     for (const f of config.fields) {
-      const options = (f.options ?? []).map((o) => ({ id: o.id, name: o.name, label: o.label ?? o.name }));
+      // An option written by hand without an id gets one, as the service gives it when the option is created.
+      const options = (f.options ?? []).map((o) => ({ id: o.id ?? newGuid(), name: o.name, label: o.label ?? o.name }));
       const optionId = (name: string) => options.find((o) => o.name.toLowerCase() === name.toLowerCase())?.id;
       const defaultValue = defaultToApi(f, optionId, (path) => idOfPath.get(path.toLowerCase()));
       await db.query(

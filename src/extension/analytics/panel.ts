@@ -281,6 +281,11 @@ export class AnalyticsPanel implements vscode.Disposable {
     const message = `Exported ${result.rows.toLocaleString('en-US')} rows to ${path.basename(file)}.${result.note ? ` ${result.note}` : ''}`;
     this.post({ type: 'exportDone', message });
     this.deps.log.info(message);
+    // Said outside the panel too, as the query results' export does: the panel may be hidden, and the file is to open.
+    // Not awaited: the export is done whether or not the button is used.
+    void vscode.window.showInformationMessage(`DAM: ${message}`, 'Open File').then((choice) => {
+      if (choice === 'Open File') void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file));
+    });
     return result.rows;
   }
 

@@ -9,6 +9,7 @@ import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
 import { AnalyticsDiagnostics } from '../analytics/analyticsDiagnostics';
 import { QueryDiagnostics } from './diagnostics';
+import { exportFileName, SERVICE_SORT } from './exportName';
 import { exportResults, type ExportFormat } from './exporter';
 import { QueryHistory, type HistoryEntry } from './history';
 import { registerQueryProviders } from './providers';
@@ -48,7 +49,7 @@ export class QueryLanguage implements vscode.Disposable {
         extensionUri: context.extensionUri,
         connections,
         log,
-        exportRequest: (request, format) => this.exportRequest(request, format),
+        exportRequest: (request, format, options) => this.exportRequest(request, format, undefined, options),
         rerun: (request) => this.runRequest(request),
       }),
     );
@@ -92,7 +93,7 @@ export class QueryLanguage implements vscode.Disposable {
 
   async runRequest(request: QueryRequest, source?: string): Promise<RunOutcome> {
     const session = this.session();
-    const outcome = await this.results.show(request, session.client, session.profile.name);
+    const outcome = await this.results.show(request, session.client, session.profile.name, source);
     const entry: HistoryEntry = { request, connection: session.profile.name, at: new Date().toISOString(), totalCount: outcome.totalCount, source };
     await this.history.add(entry);
     return outcome;
@@ -118,13 +119,23 @@ export class QueryLanguage implements vscode.Disposable {
   }
 
   async export(uri?: vscode.Uri, offset?: number, format?: ExportFormat, file?: vscode.Uri): Promise<ExportOutcome | undefined> {
-    const { request } = await this.requestAt(uri, offset);
-    return this.exportRequest(request, format, file);
+    const { request, source } = await this.requestAt(uri, offset);
+    return this.exportRequest(request, format, file, { source });
   }
 
   /** Streams every result to a file the user picks, with a cancellable progress notification. */
-  async exportRequest(request: QueryRequest, format?: ExportFormat, file?: vscode.Uri): Promise<ExportOutcome | undefined> {
+  async exportRequest(
+    request: QueryRequest,
+    format?: ExportFormat,
+    file?: vscode.Uri,
+    options: { source?: string; sort?: { key: string; dir: 'ascending' | 'descending' } } = {},
+  ): Promise<ExportOutcome | undefined> {
     const session = this.session();
+    // The grid sorted by a column the service sorts by: the file comes in that order too (every page, not only the
+    // rows loaded). Content type and status the service cannot sort by: said in the notification.
+    const sortBy = options.sort && SERVICE_SORT[options.sort.key];
+    if (sortBy) request = { ...request, sort: `${sortBy} ${options.sort!.dir === 'ascending' ? 'asc' : 'desc'}` };
+    const unsorted = options.sort && !sortBy ? ` (in the service's order: it cannot sort by ${options.sort.key === 'contentType' ? 'content type' : options.sort.key})` : '';
     const chosenFormat =
       format ??
       ((await vscode.window.showQuickPick(['csv', 'json'], { title: `Export ${request.name}`, placeHolder: 'Format of the file' })) as ExportFormat | undefined);
@@ -134,7 +145,9 @@ export class QueryLanguage implements vscode.Disposable {
       (await vscode.window.showSaveDialog({
         title: `Export ${request.name}`,
         filters: chosenFormat === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
-        defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, `${safeName(request.name)}.${chosenFormat}`) : undefined,
+        defaultUri: vscode.workspace.workspaceFolders?.[0]
+          ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, exportFileName(request.name, options.source && vscode.Uri.parse(options.source).path, chosenFormat))
+          : undefined,
       }));
     if (!target) return undefined;
     const rows = await vscode.window.withProgress(
@@ -162,7 +175,7 @@ export class QueryLanguage implements vscode.Disposable {
         }
       },
     );
-    const message = `Exported ${rows.toLocaleString()} rows to ${basename(target.fsPath)}`;
+    const message = `Exported ${rows.toLocaleString()} rows to ${basename(target.fsPath)}${unsorted}`;
     this.results.notifyExported(message);
     // Not awaited: the command returns once the file is written, whether or not the button is used.
     void vscode.window.showInformationMessage(`DAM: ${message}.`, 'Open File').then((choice) => {
@@ -180,10 +193,6 @@ export class QueryLanguage implements vscode.Disposable {
   dispose(): void {
     this.disposables.reverse().forEach((d) => d.dispose());
   }
-}
-
-function safeName(name: string): string {
-  return name.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'results';
 }
 
 function track<T extends vscode.Disposable>(list: vscode.Disposable[], value: T): T {

@@ -34,7 +34,8 @@ export type FromWebview =
   | { type: 'loadMore'; runId: number }
   | { type: 'thumbnails'; runId: number; ids: string[] }
   | { type: 'action'; runId: number; action: 'reveal' | 'preview' | 'copyId'; id: string }
-  | { type: 'export'; runId: number; format: 'csv' | 'json' }
+  /** `sort`: the grid's own sort of its rows (a column key and direction), which the export follows where it can. */
+  | { type: 'export'; runId: number; format: 'csv' | 'json'; sort?: { key: string; dir: 'ascending' | 'descending' } }
   | { type: 'rerun'; runId: number }
   /** Sent after rows are drawn: how many the table holds, so the extension (and tests) know it rendered. */
   | { type: 'rendered'; runId: number; rows: number };

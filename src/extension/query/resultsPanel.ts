@@ -23,7 +23,12 @@ const FromWebviewSchema: z.ZodType<FromWebview> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loadMore'), runId: z.number().int() }),
   z.object({ type: z.literal('thumbnails'), runId: z.number().int(), ids: z.array(z.string().max(200)).max(200) }),
   z.object({ type: z.literal('action'), runId: z.number().int(), action: z.enum(['reveal', 'preview', 'copyId']), id: z.string().min(1).max(200) }),
-  z.object({ type: z.literal('export'), runId: z.number().int(), format: z.enum(['csv', 'json']) }),
+  z.object({
+    type: z.literal('export'),
+    runId: z.number().int(),
+    format: z.enum(['csv', 'json']),
+    sort: z.object({ key: z.string().max(40), dir: z.enum(['ascending', 'descending']) }).optional(),
+  }),
   z.object({ type: z.literal('rerun'), runId: z.number().int() }),
   z.object({ type: z.literal('rendered'), runId: z.number().int(), rows: z.number().int().min(0) }),
 ]);
@@ -39,6 +44,8 @@ export interface RunOutcome {
 
 interface Run {
   summary: RunSummary;
+  /** The query file's URI, when the run came from one (the export names its file after it). */
+  source?: string;
   request: QueryRequest;
   client: DamClient;
   pager: Pager;
@@ -57,7 +64,7 @@ export interface ResultsPanelDeps {
   extensionUri: vscode.Uri;
   connections: ConnectionManager;
   log: DamLog;
-  exportRequest: (request: QueryRequest, format: 'csv' | 'json') => Promise<unknown>;
+  exportRequest: (request: QueryRequest, format: 'csv' | 'json', options: { source?: string; sort?: { key: string; dir: 'ascending' | 'descending' } }) => Promise<unknown>;
   rerun: (request: QueryRequest) => Promise<unknown>;
 }
 
@@ -77,7 +84,7 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   /** Starts a run in the panel and resolves once its first page is shown (or failed). */
-  async show(request: QueryRequest, client: DamClient, connection: string): Promise<RunOutcome> {
+  async show(request: QueryRequest, client: DamClient, connection: string, source?: string): Promise<RunOutcome> {
     this.ensurePanel();
     this.stopRun();
     const runId = this.nextRunId++;
@@ -85,6 +92,7 @@ export class ResultsPanel implements vscode.Disposable {
     const run: Run = {
       summary: { runId, name: request.name, expression: request.expression, target: request.target, sort: request.sort ?? null, connection },
       request,
+      source,
       client,
       pager: new Pager(client, request, PAGE_SIZE, abort.signal),
       abort,
@@ -167,7 +175,7 @@ export class ResultsPanel implements vscode.Disposable {
         await this.action(run, m.action, m.id);
         break;
       case 'export':
-        await this.deps.exportRequest(run.request, m.format);
+        await this.deps.exportRequest(run.request, m.format, { source: run.source, sort: m.sort });
         break;
       case 'rerun':
         await this.deps.rerun(run.request);

@@ -5,8 +5,21 @@
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { BulkReport } from '../../api/bulkRunner';
-import type { LoadedPlan, TenantModel } from '../../api/records';
-import { RECORD_STATUSES, coerceInput, describePlan, isListType, readOnlyReason, type BulkEdits, type FieldDefinitionInfo } from '../../core/records';
+import type { LoadedPlan, TenantModel, UndoPlan, UpdateReport } from '../../api/records';
+import {
+  RECORD_STATUSES,
+  coerceInput,
+  describeChanges,
+  describePlan,
+  invertChangeSet,
+  isListType,
+  readOnlyReason,
+  readUpdateReport,
+  updateReportText,
+  type BulkEdits,
+  type FieldDefinitionInfo,
+  type UndoRecord,
+} from '../../core/records';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { ExplorerProvider } from '../explorer/explorerProvider';
 import type { DamLog } from '../log';
@@ -24,7 +37,44 @@ export interface BulkSource {
 export interface BulkOutcome {
   plan: LoadedPlan;
   /** Undefined when the user stopped at the dry run or nothing was to change. */
-  report?: BulkReport;
+  report?: UpdateReport;
+}
+
+/** What an undo did: the runner's report and the records it left alone (changed or deleted since the update). */
+export interface UndoOutcome {
+  report: BulkReport;
+  skipped: UndoPlan['skipped'];
+}
+
+/**
+ * How a dialog names the query: by its text, with the query's own name (`# @name`) when it has one. The names the
+ * query editor makes up for a section without one (`Query 2 (bulk.dam-query)`, `bulk.dam-query:7`) say nothing of
+ * what it matches.
+ */
+export function queryLabel(source: BulkSource): string {
+  const madeUp = source.name === source.expression || /^Query \d+ \(.*\)$|:\d+$/.test(source.name);
+  return madeUp ? `“${source.expression}”` : `“${source.name}” (${source.expression})`;
+}
+
+const PREVIEW_SCHEME = 'dam-bulk-preview';
+
+/** Dry runs shown as read-only documents (never a dirty untitled file a user is asked to save). */
+class PreviewDocuments implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private next = 0;
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+  add(name: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name.replace(/[^\w .–-]+/g, '_').slice(0, 80)}.txt`, query: String(this.next++) });
+    this.texts.set(uri.toString(), text);
+    return uri;
+  }
+}
+
+/** One block per record: its title and id, then each change as `field: old → new`, as `dam records update --dry-run` prints them. */
+function previewLines(items: readonly { recordId: string; title?: string; lines: string[] }[]): string[] {
+  return items.flatMap((i) => [`${i.title ?? ''} (${i.recordId})`, ...i.lines.map((l) => `    ${l}`)]);
 }
 
 export interface BulkOptions {
@@ -38,15 +88,23 @@ export interface BulkOptions {
 const CONCURRENCY = 4;
 
 export class BulkUpdate {
-  /** The last run's report with its query and edit (Save Report…). */
-  last: { source: BulkSource; edits: BulkEdits; dryRun: string[]; report: BulkReport } | undefined;
+  /** The last run's report with its query and edit (Save Report…, Undo This Update). */
+  last: { source: BulkSource; edits: BulkEdits; dryRun: string[]; report: UpdateReport } | undefined;
+  private readonly previews = new PreviewDocuments();
+  private readonly registration: vscode.Disposable;
 
   constructor(
     private readonly connections: ConnectionManager,
     private readonly provider: ExplorerProvider,
     private readonly documents: RecordDocuments,
     private readonly log: DamLog,
-  ) {}
+  ) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, this.previews);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+  }
 
   private get client(): DamClient {
     return this.connections.requireSession().client;
@@ -58,7 +116,7 @@ export class BulkUpdate {
     const edits = options.edits ?? (await this.askEdits(client, model, source));
     if (!edits) return undefined;
     const plan = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `DAM: dry run of the update on “${source.name}”: reading the records it matches…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `DAM: dry run of the update on ${queryLabel(source)}: reading the records it matches…`, cancellable: true },
       (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
@@ -66,9 +124,9 @@ export class BulkUpdate {
       },
     );
     const lines = describePlan(plan);
-    this.log.info(`Dry run on “${source.name}”:\n${lines.join('\n')}`);
+    this.log.info(`Dry run on ${queryLabel(source)}:\n${lines.join('\n')}`);
     if (plan.problems.length) {
-      await vscode.window.showErrorMessage(`The update on “${source.name}” is refused; nothing was written.`, { modal: true, detail: plan.problems.join('\n') });
+      await vscode.window.showErrorMessage(`The update on ${queryLabel(source)} is refused; nothing was written.`, { modal: true, detail: plan.problems.join('\n') });
       return { plan };
     }
     const confirmed = await (options.confirm ?? ((p, l) => this.confirm(source, p, l)))(plan, lines);
@@ -98,42 +156,52 @@ export class BulkUpdate {
     return { plan, report };
   }
 
-  /** The dry run in a modal dialog: Apply, or read the whole dry run first. */
+  /** The dry run in a modal dialog (counts, then the first records' old → new values): Apply, or read all of it first. */
   private async confirm(source: BulkSource, plan: LoadedPlan, lines: string[]): Promise<boolean> {
     const total = plan.items.length + plan.unchanged.length + plan.refused.length + plan.missing.length;
+    const label = queryLabel(source);
     if (plan.items.length === 0) {
-      await vscode.window.showInformationMessage(`Nothing to change: none of the ${count(total, 'record')} matching “${source.name}” would change.`, { modal: true, detail: lines.join('\n') });
+      await vscode.window.showInformationMessage(`Nothing to change: none of the ${count(total, 'record')} matching ${label} would change.`, { modal: true, detail: lines.join('\n') });
       return false;
     }
-    const shown = lines.length > 14 ? [...lines.slice(0, 14), `… and ${lines.length - 14} more lines (Show Dry Run)`] : lines;
+    const records = previewLines(plan.items.map((i) => ({ recordId: i.recordId, title: i.title, lines: describeChanges(i.changes) })));
+    const detail = [...lines, '', ...records];
+    const shown = detail.length > 16 ? [...detail.slice(0, 16), `… and ${detail.length - 16} more lines (Show Dry Run)`] : detail;
     const apply = `Update ${count(plan.items.length, 'Record')}`;
     for (;;) {
-      const choice = await vscode.window.showWarningMessage(`Dry run: ${count(plan.items.length, 'record')} of ${total} matching “${source.name}” would change. Apply?`, { modal: true, detail: shown.join('\n') }, apply, 'Show Dry Run');
+      const choice = await vscode.window.showWarningMessage(`Dry run: ${count(plan.items.length, 'record')} of ${total} matching ${label} would change. Apply?`, { modal: true, detail: shown.join('\n') }, apply, 'Show Dry Run');
       if (choice === apply) return true;
       if (choice !== 'Show Dry Run') return false;
-      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: `Dry run of the update on “${source.name}” (${source.expression})\n\n${lines.join('\n')}\n` });
-      await vscode.window.showTextDocument(doc, { preview: true });
+      const text = [`Dry run of the update on ${label}: nothing is written until you choose ${apply}.`, '', ...lines, '', 'Each record, old → new:', '', ...records, ''].join('\n');
+      await vscode.window.showTextDocument(this.previews.add(`Dry run – ${source.expression}`, text), { preview: true });
     }
   }
 
-  private async announce(source: BulkSource, report: BulkReport): Promise<void> {
+  private async announce(source: BulkSource, report: UpdateReport): Promise<void> {
     const summary = `${report.changed.length} changed, ${report.unchanged.length} unchanged, ${report.failed.length} failed${report.cancelled ? `, ${report.notRun.length} not run (cancelled)` : ''}`;
     const failures = report.failed.slice(0, 3).map((f) => `${f.title ?? f.recordId}: ${f.reason}`).join('; ');
-    const text = `DAM: update on “${source.name}”: ${summary}.${failures ? ` ${failures}${report.failed.length > 3 ? '; …' : ''}` : ''}`;
+    const text = `DAM: update on ${queryLabel(source)}: ${summary}.${failures ? ` ${failures}${report.failed.length > 3 ? '; …' : ''}` : ''}`;
     const show = report.failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    const choice = await show(text, 'Show Report', 'Save Report…');
+    const undo = 'Undo This Update';
+    const choice = await show(text, 'Show Report', 'Save Report…', ...(report.undo.length ? [undo] : []));
     if (choice === 'Show Report') await this.showReport();
     else if (choice === 'Save Report…') await this.saveReport();
+    else if (choice === undo) await this.undo();
   }
 
+  /** The report as a file `dam records undo FILE` reads too: the run, and per changed record its values before. */
   private reportJson(): string {
     if (!this.last) throw new Error('No bulk update has run yet.');
     const { source, edits, dryRun, report } = this.last;
-    return `${JSON.stringify({ query: source.name, expression: source.expression, edits, dryRun, report }, null, 2)}\n`;
+    const { undo, ...run } = report;
+    return updateReportText({ query: source.name, expression: source.expression, edits, dryRun, report: run, undo });
   }
 
+  /** The report, read-only (an untitled document would ask to be saved); Undo This Update stays on the command. */
   async showReport(): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: this.reportJson() });
+    const json = this.reportJson();
+    const doc = await vscode.workspace.openTextDocument(this.previews.add(`Update report – ${this.last!.source.expression}`, json));
+    await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: false });
   }
 
@@ -146,6 +214,85 @@ export class BulkUpdate {
     if (!uri) return undefined;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(json));
     return uri;
+  }
+
+  /**
+   * Undo This Update: puts back each record's values before the last update (or the update of a saved report `file`),
+   * through the same runner, after a dry run that names the records changed since by someone else: those are skipped.
+   */
+  async undo(file?: vscode.Uri, options: { confirm?: (plan: UndoPlan) => Promise<boolean> } = {}): Promise<UndoOutcome | undefined> {
+    let records: UndoRecord[];
+    let label: string;
+    if (file || !this.last) {
+      const uri =
+        file ??
+        (await vscode.window.showOpenDialog({ title: 'Undo a bulk update: its saved report', filters: { JSON: ['json'] }, canSelectMany: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri }))?.[0];
+      if (!uri) return undefined;
+      const read = readUpdateReport(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+      if (!read.undo) throw new Error(`${uri.fsPath} is ${read.problem}`);
+      records = read.undo;
+      label = read.query ? `“${read.query}”` : vscode.workspace.asRelativePath(uri);
+    } else {
+      records = this.last.report.undo;
+      label = queryLabel(this.last.source);
+    }
+    if (!records.length) {
+      void vscode.window.showInformationMessage(`The update on ${label} changed no record: there is nothing to undo.`);
+      return undefined;
+    }
+    const client = this.client;
+    const plan = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DAM: undo of the update on ${label}: checking which records changed since…`, cancellable: true },
+      (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        return client.recordEdits.planUndo(records, { signal: abort.signal, concurrency: CONCURRENCY }).finally(() => sub.dispose());
+      },
+    );
+    const skippedLines = plan.skipped.map((s) => `${s.title ?? s.recordId}: ${s.reason}`);
+    this.log.info(`Undo of the update on ${label}: ${plan.restore.length} to restore, ${plan.skipped.length} skipped${skippedLines.length ? `:\n  ${skippedLines.join('\n  ')}` : ''}`);
+    if (!plan.restore.length) {
+      await vscode.window.showWarningMessage(`Nothing to undo: every record the update on ${label} changed was changed since (or deleted).`, { modal: true, detail: skippedLines.join('\n') });
+      return { report: emptyReport(), skipped: plan.skipped };
+    }
+    if (!(await (options.confirm ?? ((p) => this.confirmUndo(label, p)))(plan))) return undefined;
+    const { skipped, ...report } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `DAM: undoing the update on ${label}`, cancellable: true },
+      (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        return client.recordEdits
+          .runUndo(plan, { concurrency: CONCURRENCY, signal: abort.signal, onProgress: (p) => progress.report({ message: `${p.done} of ${p.total}` }) })
+          .finally(() => sub.dispose());
+      },
+    );
+    const restored = new Set(report.changed.map((c) => c.recordId));
+    for (const r of plan.restore.filter((r) => restored.has(r.recordId))) {
+      if (r.changes.status) this.provider.updateRecord(r.recordId, { status: r.changes.status.before });
+      this.documents.recordChanged(r.recordId);
+    }
+    const summary = `${report.changed.length} restored, ${skipped.length} skipped (changed since)${report.failed.length ? `, ${report.failed.length} failed` : ''}${report.cancelled ? `, ${report.notRun.length} not run (cancelled)` : ''}`;
+    const names = skipped.slice(0, 3).map((s) => s.title ?? s.recordId).join(', ');
+    const text = `DAM: undo of the update on ${label}: ${summary}.${names ? ` Skipped: ${names}${skipped.length > 3 ? ', …' : ''}.` : ''}`;
+    this.log.info(text);
+    void (skipped.length || report.failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(text, ...(skipped.length || report.failed.length ? ['Show Log'] : [])).then((c) => {
+      if (c) this.log.show();
+    });
+    return { report, skipped };
+  }
+
+  private async confirmUndo(label: string, plan: UndoPlan): Promise<boolean> {
+    const restore = previewLines(plan.restore.map((r) => ({ recordId: r.recordId, title: r.title, lines: describeChanges(invertChangeSet(r.changes)) })));
+    const skipped = plan.skipped.map((s) => `skipped ${s.title ?? s.recordId}: ${s.reason}`);
+    const detail = [...skipped, ...(skipped.length ? [''] : []), ...restore];
+    const shown = detail.length > 16 ? [...detail.slice(0, 16), `… and ${detail.length - 16} more lines`] : detail;
+    const go = `Undo ${count(plan.restore.length, 'Record')}`;
+    const choice = await vscode.window.showWarningMessage(
+      `Undo the update on ${label}? ${count(plan.restore.length, 'record')} get back the values before it${plan.skipped.length ? `; ${count(plan.skipped.length, 'record')} changed since by someone else ${plan.skipped.length === 1 ? 'is' : 'are'} skipped` : ''}.`,
+      { modal: true, detail: shown.join('\n') },
+      go,
+    );
+    return choice === go;
   }
 
   /** Rows of changed records redraw (status), classifications that gained or lost records read their page again. */
@@ -164,7 +311,7 @@ export class BulkUpdate {
 
   /** Asks which edit to make: the kind, then its field, value, language, status or classification. */
   private async askEdits(client: DamClient, model: TenantModel, source: BulkSource): Promise<BulkEdits | undefined> {
-    const title = `Update the records matching “${source.name}”`;
+    const title = `Update the records matching ${queryLabel(source)}`;
     const kinds = [
       { label: '$(edit) Set a field…', edit: 'set' as const },
       { label: '$(clear-all) Clear a field…', edit: 'clear' as const },
@@ -229,12 +376,17 @@ async function askValue(client: DamClient, def: FieldDefinitionInfo, title: stri
     return c ? [c.namePath || c.id] : undefined;
   }
   const list = isListType(def.dataType);
-  // A list's items are typed separated by commas (or as a JSON list); the core reads each text as one item.
-  const input = (text: string): string | string[] => (list && !text.trim().startsWith('[') ? text.split(',').map((t) => t.trim()).filter(Boolean) : text);
+  // A list's items are typed separated by commas (`\,` for a comma inside one) or as a JSON list: the core splits the
+  // text, as it does for `dam records update --set`.
   const text = await vscode.window.showInputBox({
     title: `${title}: ${def.name}`,
-    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas' : ''})`,
-    validateInput: (t) => coerceInput(def, input(t)).problem,
+    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
+    validateInput: (t) => coerceInput(def, t).problem,
   });
-  return text === undefined ? undefined : input(text);
+  return text;
+}
+
+function emptyReport(): BulkReport {
+  const now = new Date().toISOString();
+  return { startedAt: now, finishedAt: now, durationMs: 0, total: 0, changed: [], unchanged: [], failed: [], notRun: [], cancelled: false };
 }

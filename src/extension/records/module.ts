@@ -68,6 +68,7 @@ export class RecordsModule implements vscode.Disposable {
   dispose(): void {
     this.completion.dispose();
     this.classificationPaths.dispose();
+    this.bulk.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }

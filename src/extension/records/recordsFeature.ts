@@ -57,6 +57,7 @@ export class RecordsFeature implements DamFsPart, vscode.Disposable {
       const source = await this.bulkSource(arg, typeof offset === 'number' ? offset : undefined);
       return source ? this.load().bulk.run(source) : undefined;
     });
+    registerCommand(d, log, Commands.recordsUndoBulkUpdate, (file?: unknown) => this.load().bulk.undo(uriArg(file)));
   }
 
   /** Record editing, loaded on first use. */

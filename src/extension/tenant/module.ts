@@ -2,8 +2,9 @@
 // DAM: Pull Tenant Configuration… writes the connected tenant's configuration into a folder (as `dam tenant pull`);
 // DAM: Compare Tenant Configuration with a Folder… opens the folder beside the tenant as a diff, with the
 // differences in words in the DAM log. The folder's format and the comparison are src/core/tenant's.
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { diffConfigs, fromFiles, toFiles, type TenantConfig } from '../../core/tenant';
+import { PULL_RECORD_FILE, diffConfigs, fromFiles, isPulledFieldFile, localEdits, localEditsWords, pullRecordText, toFiles, type TenantConfig } from '../../core/tenant';
 import { pullTenant } from '../../api/tenant';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
@@ -38,6 +39,18 @@ class ComparisonDocuments implements vscode.TextDocumentContentProvider {
     const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${label.replace(/[^\w.-]+/g, '-')}.json`, query: String(this.next++) });
     this.texts.set(uri.toString(), text);
     return uri;
+  }
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Every file of the folder (none when it does not exist yet), except inside dot-folders. */
+async function readFolderIfAny(dir: vscode.Uri): Promise<Map<string, string>> {
+  try {
+    return await readFolder(dir);
+  } catch (err) {
+    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return new Map();
+    throw err;
   }
 }
 
@@ -100,12 +113,30 @@ export class TenantModule implements vscode.Disposable {
     const result = await this.pullWithProgress(session, `Pulling the configuration of ${session.profile.name}`);
     if (!result) return undefined;
     const files = toFiles(result.config);
-    for (const [path, text] of files) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, path), new TextEncoder().encode(text));
-    // A field the tenant no longer has loses its file, so the folder is exactly the tenant.
-    const fieldsDir = vscode.Uri.joinPath(dir, 'fields');
-    for (const [name] of await vscode.workspace.fs.readDirectory(fieldsDir).then(undefined, () => [] as [string, vscode.FileType][])) {
-      if (name.endsWith('.json') && !files.has(`fields/${name}`)) await vscode.workspace.fs.delete(vscode.Uri.joinPath(fieldsDir, name));
+    const before = await readFolderIfAny(dir);
+    // A file changed by hand since the last pull is not replaced without asking: the pull would lose the edit.
+    const edits = localEdits(before, files, before.get(PULL_RECORD_FILE), sha256);
+    if (edits.length) {
+      const detail = edits.some((e) => e.kind === 'unrecorded')
+        ? `The folder has no record of an earlier pull (${PULL_RECORD_FILE}), and the pull would overwrite or remove: ${localEditsWords(edits)}.`
+        : `Changed by hand since the last pull: ${localEditsWords(edits)}.`;
+      const replace = 'Replace Them';
+      const choice = await vscode.window.showWarningMessage(
+        `Pulling ${session.profile.name} would replace ${edits.length} file${edits.length === 1 ? '' : 's'} you changed in ${dir.fsPath}.`,
+        { modal: true, detail: `${detail}\n\nKeep your edits elsewhere (or commit them) first, or replace them with the tenant's configuration.` },
+        replace,
+      );
+      if (choice !== replace) {
+        this.log.info(`Pull into ${dir.fsPath} cancelled: it would have replaced ${localEditsWords(edits, edits.length)}.`);
+        return undefined;
+      }
     }
+    for (const [path, text] of files) {
+      if (before.get(path) !== text) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, path), new TextEncoder().encode(text));
+    }
+    // A field the tenant no longer has loses its file, so the folder is exactly the tenant.
+    for (const path of before.keys()) if (isPulledFieldFile(path) && !files.has(path)) await vscode.workspace.fs.delete(vscode.Uri.joinPath(dir, path));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, PULL_RECORD_FILE), new TextEncoder().encode(pullRecordText(files, sha256)));
     for (const note of result.notes) this.log.warn(`Pull: ${note}`);
     const c = result.config;
     const summary = `Pulled ${c.fields.length} fields, ${c.classifications.length} classifications, ${c.languages.length} languages and ${c.checks.length} checks of ${session.profile.name} into ${dir.fsPath}.`;

@@ -94,6 +94,29 @@ describe('query diagnostics', () => {
     assert.equal(diagnoseExpression('CreatedOn >= 2024-13').diagnostics[0].fixes, undefined);
   });
 
+  // Issue 35: `Title startswith Gol` got no diagnostic at all (three words of full text that match nothing).
+  const foreign: [string, string, string][] = [
+    ['Title startswith Gol', 'startswith', '= Gol*'],
+    ['Title beginswith "Gol"', 'beginswith', '= "Gol*"'],
+    ["Title like 'Gol%'", 'like', "= 'Gol*'"],
+    ['Title has harbour', 'has', 'contains harbour'],
+    ['ModifiedOn gt 2025-01-01', 'gt', '> 2025-01-01'],
+    ["FieldName('Status') eq Approved", 'eq', '= Approved'],
+  ];
+  for (const [text, word, fix] of foreign) {
+    it(`\`${text}\` is an error that names \`${word}\` and offers \`${fix}\``, () => {
+      const found = diagnoseExpression(text, { schema }).diagnostics.filter((d) => d.code === C.UnknownOperator);
+      assert.equal(found.length, 1, JSON.stringify(diagnoseExpression(text, { schema }).diagnostics));
+      assert.equal(found[0].severity, 'error');
+      assert.match(found[0].message, new RegExp(`^\`${word}\` is not an operator of search expressions: did you mean`));
+      assert.equal(found[0].fixes?.[0].edits[0].newText, fix);
+    });
+  }
+
+  it('full text that only looks like an operator stays full text', () => {
+    assert.deepEqual(diagnoseExpression('sunset like gold').diagnostics.filter((d) => d.severity === 'error'), []);
+  });
+
   it('suggests the nearest option and property', () => {
     const [opt] = diagnoseExpression("FieldName('Status').Value = 'Aproved'", { schema }).diagnostics;
     assert.equal(opt.severity, 'warning');

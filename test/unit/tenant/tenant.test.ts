@@ -1,7 +1,7 @@
 // The tenant folder's core: files print the same for the same configuration and read back; differences are named in
 // words a person reads (a moved classification, a gained option); the push plan keeps dependency order.
 import { strict as assert } from 'node:assert';
-import { diffConfigs, emptyConfig, fromFiles, planPush, toFiles, type TenantConfig } from '../../../src/core/tenant';
+import { diffConfigs, emptyConfig, fromFiles, localEdits, planPush, pullRecordText, tenantJsonSchemas, toFiles, type TenantConfig } from '../../../src/core/tenant';
 
 function config(): TenantConfig {
   const c = emptyConfig();
@@ -68,5 +68,37 @@ describe('tenant folder', () => {
     ]);
     const pruned = planPush(config(), target, { prune: true }).steps.filter((s) => s.action === 'delete').map((s) => s.key);
     assert.deepEqual(pruned, ['/Old/Leaf', '/Old']);
+  });
+});
+
+describe('tenant folder: what the last pull wrote', () => {
+  const hash = (text: string) => `h${text.length}:${text}`;
+  const files = (entries: Record<string, string>) => new Map(Object.entries(entries));
+
+  it('names the files a pull would overwrite or remove that are not as pulled; a clean or new folder has none', () => {
+    const pulled = files({ 'tenant.json': 't', 'fields/A.json': 'a', 'fields/B.json': 'b', '.schema/field.schema.json': 's' });
+    const record = pullRecordText(pulled, hash);
+    const next = files({ 'tenant.json': 't', 'fields/A.json': 'a2', '.schema/field.schema.json': 's2' });
+    assert.deepEqual(localEdits(new Map(), next, undefined, hash), [], 'a new folder');
+    assert.deepEqual(localEdits(pulled, next, record, hash), [], 'a clean folder: the tenant changed, nobody edited');
+    const edited = files({ 'tenant.json': 't', 'fields/A.json': 'mine', 'fields/B.json': 'b', 'fields/C.json': 'c', 'README.md': 'r', '.schema/field.schema.json': 'x' });
+    assert.deepEqual(localEdits(edited, next, record, hash), [
+      { path: 'fields/A.json', kind: 'changed' },
+      { path: 'fields/C.json', kind: 'added' },
+    ]);
+    assert.deepEqual(localEdits(files({ 'fields/A.json': 'a2' }), next, record, hash), [], 'an edit the pull would write anyway loses nothing');
+    assert.deepEqual(localEdits(files({ 'fields/A.json': 'a' }), next, undefined, hash), [{ path: 'fields/A.json', kind: 'unrecorded' }]);
+  });
+
+  it('a new option needs only its name: the folder reads it and the schema does not ask for an id', () => {
+    const files = toFiles(config());
+    const brand = JSON.parse(files.get('fields/Brand.json')!) as { options: object[] };
+    brand.options.push({ name: 'Acme' });
+    files.set('fields/Brand.json', JSON.stringify(brand));
+    const back = fromFiles(files);
+    assert.deepEqual(back.problems, []);
+    assert.deepEqual(diffConfigs(config(), back.config!).map((d) => d.words), ["field 'Brand' gained option 'Acme'"]);
+    const schema = JSON.parse(tenantJsonSchemas().get('field.schema.json')!) as { properties: { options: { items: { required: string[] } } } };
+    assert.deepEqual(schema.properties.options.items.required, ['name']);
   });
 });
