@@ -16,7 +16,7 @@ import {
 } from '../core/probe';
 import { catalogue, readRoutes } from '../core/catalogue';
 import type { DamClient } from './client';
-import { ApiError } from './errors';
+import type { ApiError } from './errors';
 
 /** Items per collection page: enough samples to see a member that only some items have, few enough to stay light. */
 const SAMPLE = 5;
@@ -73,8 +73,10 @@ async function send(client: DamClient, route: ProbeRoute, path: string, signal: 
     });
     return { status: res.status, body: parseJson(res.data) };
   } catch (err) {
-    // A refusal is a finding of the probe (the route is not served, or not to this client), not a failure of it.
-    if (err instanceof ApiError && err.status !== 401) return { status: err.status };
+    // A refusal is a finding of the probe (the route is not served, or not to this client), not a failure of it. By
+    // name, not instanceof: the extension's lazily loaded modules each bundle their own copy of the error classes.
+    const status = err instanceof Error && err.name === 'ApiError' ? (err as ApiError).status : undefined;
+    if (status !== undefined && status !== 401) return { status };
     throw err;
   }
 }
