@@ -115,7 +115,8 @@ export const orderType = defineType<OrderRow & { creator_email?: string }>({
       createdOn: iso(o.created_on),
       earliestStartDate: iso(o.created_on),
       startedOn: iso(started),
-      executionTime: timeSpan(o.finished_on ? new Date(o.finished_on).getTime() - new Date(started).getTime() : 0),
+      // The typed order models (aprimo-js `Order`, the .NET SDK) read it as a date-time: when the order ran.
+      executionTime: iso(o.finished_on ?? started),
       ...(o.finished_on ? { finishedOn: iso(o.finished_on) } : {}),
     };
   },

@@ -165,8 +165,27 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     handler: async ({ params, request }) => {
       const row = await findRecord(params.id);
       const paging = parsePaging(request, ctx.config.pageSizeMax, ctx.config.pageSizeDefault);
-      const all = filterAndSort((await trail.ofRecord(ctx.store, row.id)).map(entrySummary), requestParam(request, 'filter'), requestParam(request, 'sort'));
+      // `filter=change` (public clients read a record's recent changes so) names a kind of entry, not an expression:
+      // every entry the emulator keeps is a change.
+      const filter = requestParam(request, 'filter');
+      const kind = filter !== undefined && /^\s*changes?\s*$/i.test(filter);
+      const all = filterAndSort((await trail.ofRecord(ctx.store, row.id)).map(entrySummary), kind ? undefined : filter, requestParam(request, 'sort'));
       return { entries: all.slice(paging.offset, paging.offset + paging.limit), totalCount: all.length, skip: paging.offset, take: paging.limit };
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/record/:id/trail/entry/:entryId`,
+    summary: 'One trail entry of the record, with its changes',
+    tag,
+    params: z.object({ id: z.string().max(100), entryId: z.string().max(100) }),
+    responses: { 200: { description: 'The entry', schema: z.object({ id: z.string(), changes: z.array(z.unknown()) }).loose() } },
+    handler: async ({ params }) => {
+      const row = await findRecord(params.id);
+      const guid = normaliseGuid(params.entryId);
+      const entry = guid ? await trail.entry(ctx.store, guid) : undefined;
+      if (!entry || entry.record_id !== row.id) throw errors.noDataFound('trail entry', params.entryId.slice(0, 100));
+      return { ...entrySummary(entry), changes: entry.changes };
     },
   });
   route(app, ctx, {
