@@ -1,8 +1,9 @@
 // Differences from a tenant that public clients met (issue 36, part 3), over raw HTTP as they send it: an order's
 // `executionTime` is a date-time, a clear (`value: ""`, `values: []`) in a client's language empties a field that is
 // not localizable, and the record trail keeps every change made through the API (`filter=change`, entries read under
-// the record).
+// the record); users and groups are named by GUID in the content API and by integer in the work-management API.
 import { strict as assert } from 'node:assert';
+import { CONTENT_API_IDS } from '../../src/core/contract';
 import { describeEachBackend } from './helpers';
 import { clientCredentialsToken, expectStatus, send } from '../interop/replay';
 
@@ -86,5 +87,51 @@ describeEachBackend('known differences from a tenant', { seed: undefined }, (env
     assert.deepEqual((expectStatus(await changes(1), 200).json.changes as { name: string; newValue: string }[]).map((c) => [c.name, c.newValue]), [['Photographer', '{"value":"Grace"}']]);
     const other = await newRecord('another');
     expectStatus(await send(env().url, 'GET', `/api/core/record/${other}/trail/entry/${entries[0].id}`, json()), 404);
+  });
+
+  describe('users and groups: GUIDs in the content API, integers in the work-management API (contract "Fixed ids")', () => {
+    const { users, groups } = CONTENT_API_IDS;
+
+    it('lists and reads users and groups by GUID (dashed too), with their members and groups', async () => {
+      const list = expectStatus(await send(env().url, 'GET', '/api/core/users', json()), 200).json.items as { id: string; login: string }[];
+      assert.deepEqual(Object.fromEntries(list.filter((u) => u.login in users).map((u) => [u.login, u.id])), users);
+      const admin = expectStatus(await send(env().url, 'GET', `/api/core/user/${users.admin}`, hal()), 200).json as { id: string; login: string; _links: Record<string, { href: string }> };
+      assert.equal(admin.login, 'admin');
+      assert.match(admin._links.self.href, new RegExp(`/api/core/user/${users.admin}$`));
+      const dashed = users.editor.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+      assert.equal(expectStatus(await send(env().url, 'GET', `/api/core/user/${dashed}`, json()), 200).json.login, 'editor');
+      const group = expectStatus(await send(env().url, 'GET', `/api/core/usergroup/${groups.Marketing}`, json()), 200).json;
+      assert.deepEqual([group.id, group.name], [groups.Marketing, 'Marketing']);
+      const members = expectStatus(await send(env().url, 'GET', `/api/core/usergroup/${groups.Marketing}/members`, json()), 200).json.items as { id: string }[];
+      assert.deepEqual(members.map((m) => m.id), [users.editor, users.reviewer]);
+      const ofEditor = expectStatus(await send(env().url, 'GET', `/api/core/user/${users.editor}/usergroups`, json()), 200).json.items as { id: string }[];
+      assert.ok(ofEditor.some((g) => g.id === groups.Marketing));
+      expectStatus(await send(env().url, 'GET', '/api/core/user/0123456789abcdef0123456789abcdef', json()), 404);
+    });
+
+    it('searches users by GUID, and edits group members given as GUIDs', async () => {
+      const found = expectStatus(await send(env().url, 'GET', '/api/core/users', { ...json(), filter: `id = '${users.reviewer}'` }), 200).json.items as { login: string }[];
+      assert.deepEqual(found.map((u) => u.login), ['reviewer']);
+      const created = expectStatus(await send(env().url, 'POST', '/api/core/usergroups', json(), JSON.stringify({ name: 'Reviewers', members: { addOrUpdate: [users.reviewer] } })), 201).json;
+      assert.match(String(created.id), /^[0-9a-f]{32}$/);
+      const members = expectStatus(await send(env().url, 'GET', `/api/core/usergroup/${String(created.id)}/members`, json()), 200).json.items as { id: string }[];
+      assert.deepEqual(members.map((m) => m.id), [users.reviewer]);
+    });
+
+    it('names a record\'s creator and modifier by GUID, embedded under select-record: createdby', async () => {
+      const recordId = await newRecord('whose record');
+      const read = expectStatus(await send(env().url, 'GET', `/api/core/record/${recordId}`, { ...hal(), 'select-record': 'createdby, modifiedby' }), 200).json as {
+        _links: Record<string, { href: string }>;
+        _embedded: { createdby: { id: string; login: string }; modifiedby: { id: string } };
+      };
+      assert.match(read._links.createdby.href, new RegExp(`/user/${users.admin}$`));
+      assert.equal(read._embedded.createdby.id, users.admin);
+      assert.equal(read._embedded.modifiedby.id, users.admin);
+    });
+
+    it('keeps integer ids in the work-management API', async () => {
+      const me = expectStatus(await send(env().url, 'GET', '/api/users/me', { Authorization: `Bearer ${token}`, Accept: 'application/json' }), 200).json;
+      assert.equal(me.userId, 1);
+    });
   });
 });

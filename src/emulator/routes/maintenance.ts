@@ -1,5 +1,6 @@
 // Maintenance jobs (CreateRenditions, ChangeRecordStatus), download orders and the search index: work the service
 // does in the background after the request answered. Jobs need the spec's maintenance rights.
+import { userGuid } from '../../core/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Rights } from '../caller';
@@ -122,7 +123,7 @@ export const orderType = defineType<OrderRow & { creator_email?: string }>({
   },
   relations: [
     { key: 'targets', type: 'ordertarget', many: true, href: (o, rc) => `${core(rc)}/order/${o.id}/targets`, load: async (o) => o.targets },
-    { key: 'createdby', type: 'user', many: false, href: (o, rc) => `${core(rc)}/user/${o.created_by}`, load: async (o, rc) => (await load.users(rc.ctx.store, [o.created_by]))[0] ?? null },
+    { key: 'createdby', type: 'user', many: false, href: (o, rc) => `${core(rc)}/user/${userGuid(o.created_by)}`, load: async (o, rc) => (await load.users(rc.ctx.store, [o.created_by]))[0] ?? null },
   ],
 });
 

@@ -1,5 +1,6 @@
 // Records: list (filter/sort/paging/cursor), read with select headers, create, partial update, delete, sub-resources.
 // Anyone may create records; changing or deleting one is its creator's, or an administrator's.
+import { userGuid } from '../../core/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
@@ -150,7 +151,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     id: e.id,
     recordId: e.record_id,
     createdOn: new Date(e.created_on).toISOString(),
-    userId: e.user_id,
+    // As the record's createdby/modifiedby name the user: by content-API GUID (a client matches the two).
+    userId: userGuid(e.user_id),
     action: e.action,
     changeCount: e.changes.length,
   });
@@ -161,7 +163,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     tag,
     params: IdParams,
     query: TrailQuery,
-    responses: { 200: { description: 'The entries', schema: z.object({ entries: z.array(z.object({ id: z.string(), createdOn: z.string(), userId: z.number() }).loose()) }).loose() } },
+    responses: { 200: { description: 'The entries', schema: z.object({ entries: z.array(z.object({ id: z.string(), createdOn: z.string(), userId: z.string() }).loose()) }).loose() } },
     handler: async ({ params, request }) => {
       const row = await findRecord(params.id);
       const paging = parsePaging(request, ctx.config.pageSizeMax, ctx.config.pageSizeDefault);
