@@ -4,7 +4,7 @@
 // upload, quoted multipart boundaries, record-write headers, and the languages.
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
-import { EMULATOR_CLIENT } from '../../src/core/contract';
+import { CONTENT_API_IDS, EMULATOR_CLIENT } from '../../src/core/contract';
 import { discPicture } from './fileFixtures';
 import { describeEachBackend } from './helpers';
 import { clientCredentialsToken, expectStatus, onePart, send } from '../interop/replay';
@@ -184,10 +184,11 @@ describeEachBackend('tenant shapes of files, orders, auth and routes', { seed: '
       expectStatus(await send(env().url, 'PUT', `/api/core/record/${id}`, json(), JSON.stringify({ title: 'trail two', status: 'released' })), 204);
       expectStatus(await send(env().url, 'PUT', `/api/core/record/${id}`, json(), JSON.stringify({ title: 'trail two' })), 204);
       const list = expectStatus(await send(env().url, 'GET', `/api/core/record/${id}/trail?skip=0&take=10`, json()), 200);
-      const entries = list.json.entries as { id: string; createdOn: string; userId: number; action: string }[];
+      const entries = list.json.entries as { id: string; createdOn: string; userId: string; action: string }[];
       // The write that changed nothing adds no entry.
       assert.deepEqual(entries.map((e) => e.action), ['Updated', 'Created']);
-      assert.equal(entries[0].userId, 1);
+      // The content API names users by GUID (contract "Fixed ids"): admin.
+      assert.equal(entries[0].userId, CONTENT_API_IDS.users.admin);
       const entry = expectStatus(await send(env().url, 'GET', `/api/core/trail/entry/${entries[0].id}`, json()), 200);
       const changes = entry.json.changes as { name: string; oldValue: string; newValue: string }[];
       assert.deepEqual(changes.map((c) => [c.name, c.oldValue, c.newValue]).sort(), [['Status', 'Draft', 'Released'], ['Title', 'trail one', 'trail two']]);
