@@ -24,17 +24,14 @@ function numericId(id: string): number | undefined {
 
 /** Reads what the form needs from the tenant: projects (with status and calendars), users and groups. */
 export async function loadFormContext(client: DamClient, signal?: AbortSignal): Promise<{ projects: FormProject[]; principals: FormPrincipal[] }> {
+  // Users from the work-management API, whose integer ids assignees take (the content API names them by GUID).
   const [projects, users, groups] = await Promise.all([
     client.tasks.projects({ signal }),
-    client.users.list({ pageSize: 200, signal }),
+    client.tasks.users({ limit: 200, signal }),
     client.userGroups.list({ pageSize: 200, signal }),
   ]);
   const principals: FormPrincipal[] = [];
-  for (const u of users.items) {
-    const id = numericId(u.id);
-    const name = [u.firstName, u.lastName].filter(Boolean).join(' ') || u.name || u.email || u.id;
-    if (id !== undefined) principals.push({ id, label: name, kind: 'user' });
-  }
+  for (const u of users) principals.push({ id: u.userId, label: [u.firstName, u.lastName].filter(Boolean).join(' ') || u.emailAddress || u.loginId || String(u.userId), kind: 'user' });
   for (const g of groups.items) {
     const id = numericId(g.id);
     if (id !== undefined) principals.push({ id, label: g.name ?? g.id, kind: 'group' });
