@@ -59,6 +59,10 @@ export const ProjectSchema = z.looseObject({
 });
 export type Project = z.infer<typeof ProjectSchema>;
 
+export const WorkUserSchema = z.looseObject({ userId: Int, loginId: z.string().nullish(), firstName: z.string().nullish(), lastName: z.string().nullish(), emailAddress: z.string().nullish() });
+export type WorkUser = z.infer<typeof WorkUserSchema>;
+export const WorkGroupSchema = z.looseObject({ groupId: Int, name: z.string().nullish() });
+export type WorkGroup = z.infer<typeof WorkGroupSchema>;
 export const DocumentUploadSchema = z.looseObject({ documentId: Int, name: z.string().optional(), status: z.string().optional() });
 export type DocumentUpload = z.infer<typeof DocumentUploadSchema>;
 const AttachmentSchema = z.looseObject({ id: Int, title: z.string() });
@@ -132,6 +136,21 @@ export class TasksApi {
   /** GET /api/projects: the projects tasks can be created on, with status, start and calendars (what the task rules need). */
   async projects(options: { signal?: AbortSignal } = {}): Promise<Project[]> {
     const res = await this.http.request({ endpoint: 'ops', path: '/api/projects', schema: embeddedList(ProjectSchema), signal: options.signal });
+    return res.data.items;
+  }
+
+  /**
+   * POST /api/users/search: the users as the work-management API names them (integer `userId`), which task assignees
+   * and delegation take; the content API names the same users by GUID.
+   */
+  async users(options: { limit?: number; signal?: AbortSignal } = {}): Promise<WorkUser[]> {
+    const res = await this.http.request({ method: 'POST', endpoint: 'ops', path: '/api/users/search', query: { limit: options.limit ?? 200 }, json: {}, schema: embeddedList(WorkUserSchema), signal: options.signal });
+    return res.data.items;
+  }
+
+  /** User groups by the integer ids assignees take (the content API names them by GUID). */
+  async groups(options: { limit?: number; signal?: AbortSignal } = {}): Promise<WorkGroup[]> {
+    const res = await this.http.request({ endpoint: 'ops', path: '/api/groups', query: { limit: options.limit ?? 200 }, schema: embeddedList(WorkGroupSchema), signal: options.signal });
     return res.data.items;
   }
 

@@ -56,6 +56,7 @@ export const Commands = {
   emulatorReset: 'dam.emulator.reset',
   tenantPull: 'dam.tenant.pull',
   tenantCompare: 'dam.tenant.compare',
+  tenantCompareEmulator: 'dam.tenant.compareEmulator',
   recordsOpen: 'dam.records.open',
   recordsDelete: 'dam.records.delete',
   recordsChangeStatus: 'dam.records.changeStatus',

@@ -99,7 +99,7 @@ export class DamController implements vscode.Disposable {
     void downloads.prune().catch((err: unknown) => this.log.warn(`Downloaded copies: ${String(err)}`));
     this.findings = track(d, new FindingDiagnostics(this.connections, this.log, downloads));
     this.files = track(d, new FileCommands(this.connections, this.explorer, this.log, this.findings));
-    track(d, new TenantCommands(this.connections, this.log));
+    track(d, new TenantCommands(this.connections, this.log, (token) => this.emulatorOrigin(token)));
     this.inspector = track(d, new InspectorFeature(context.globalState, this.emulator, this.connections, this.log));
     track(d, new TerminalEnvironment(context, this.connections, this.emulator, this.log));
     this.records = track(d, new RecordsFeature(this.connections, this.explorer, this.query, this.log));
@@ -205,18 +205,25 @@ export class DamController implements vscode.Disposable {
     return this.starting;
   }
 
-  private async startEmulatorOnce(port?: number): Promise<Session> {
+  private async emulatorStartOptions() {
     const config = vscode.workspace.getConfiguration(SECTION);
     const dataDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator').fsPath;
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(this.context.globalStorageUri, 'emulator'));
+    return { port: config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir, tenantLimits: config.get<boolean>('emulator.tenantLimits') ?? false };
+  }
+
+  /** The local emulator's origin, started if it is not running, without switching the connection to it (the probe's compare). */
+  private async emulatorOrigin(token: vscode.CancellationToken): Promise<string> {
+    return this.emulator.url ?? this.emulator.start(await this.emulatorStartOptions(), token);
+  }
+
+  private async startEmulatorOnce(port?: number): Promise<Session> {
+    const options = { ...(await this.emulatorStartOptions()), ...(port !== undefined ? { port } : {}) };
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'DAM: starting the local emulator', cancellable: true },
       async (progress, token) => {
         progress.report({ message: 'first start loads the demo tenant…' });
-        const origin = await this.emulator.start(
-          { port: port ?? config.get<number>('emulator.port') ?? 0, seed: config.get<'demo' | 'empty'>('emulator.seed') ?? 'demo', dataDir, tenantLimits: config.get<boolean>('emulator.tenantLimits') ?? false },
-          token,
-        );
+        const origin = await this.emulator.start(options, token);
         progress.report({ message: `signing in at ${origin}` });
         const session = await this.connections.connect(EMULATOR_PROFILE_ID, { interactive: false, token });
         // Remembered for a reload: the emulator stops with the window, and comes back with it.

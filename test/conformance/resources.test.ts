@@ -7,6 +7,7 @@ import { collect } from '../../src/api/paging';
 import { embeddedItems, link } from '../../src/api/hal';
 import type { DamClient } from '../../src/api/client';
 import { NEUTRAL_LANGUAGE_ID } from '../../src/api/schemas';
+import { CONTENT_API_IDS, userIdOfGuid } from '../../src/core/contract';
 
 type Collection = 'fieldDefinitions' | 'fieldGroups' | 'users' | 'userGroups' | 'languages' | 'settings' | 'settingDefinitions' | 'contentTypes';
 
@@ -34,9 +35,10 @@ describeEachBackend('core resources', { seed: 'demo' }, (env) => {
 
   it('the contract users, group and ids are there', async () => {
     const users = await collect(client().users.items({ pageSize: 1000, plain: true }));
+    // The content API names them by GUID (contract "Fixed ids").
     const logins = new Map(users.map((u) => [String(u.id), u]));
-    for (const id of ['1', '2', '3']) assert.ok(logins.has(id), `user ${id}`);
-    const group = await client().userGroups.get('10');
+    for (const id of Object.values(CONTENT_API_IDS.users)) assert.ok(logins.has(id), `user ${id}`);
+    const group = await client().userGroups.get(CONTENT_API_IDS.groups.Marketing);
     assert.equal(group.name, 'Marketing');
   });
 
@@ -161,7 +163,7 @@ describeEachBackend('core resources', { seed: 'demo' }, (env) => {
 
   it('users: POST creates (201, Location, id), a duplicate login is a 409, DELETE removes', async () => {
     const created = await client().users.create({ login: 'conformance.user', firstName: 'Con', lastName: 'Formance', email: 'c@example.com' });
-    assert.ok(Number(created.id) > 3, `new id ${created.id}`);
+    assert.ok(userIdOfGuid(String(created.id))! > 3, `new id ${created.id}`);
     assert.equal(created.firstName, 'Con');
     const read = await client().users.get(String(created.id), { plain: true });
     assert.equal(read.email, 'c@example.com');
@@ -176,7 +178,7 @@ describeEachBackend('core resources', { seed: 'demo' }, (env) => {
     const err = await failure<ApiError>(() => client().users.delete('1'));
     assert.equal(err.status, 409);
     assert.match(err.exceptionMessage ?? '', /registered client/);
-    assert.equal(String((await client().users.get('1')).id), '1');
+    assert.equal(String((await client().users.get('1')).id), CONTENT_API_IDS.users.admin, 'the integer id is still taken, the GUID answered');
   });
 
   it('users: a partial PUT changes the sent property only; null resets it', async () => {

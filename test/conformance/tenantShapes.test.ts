@@ -4,7 +4,7 @@
 // upload, quoted multipart boundaries, record-write headers, and the languages.
 import { strict as assert } from 'node:assert';
 import { createHash, randomBytes } from 'node:crypto';
-import { EMULATOR_CLIENT } from '../../src/core/contract';
+import { CONTENT_API_IDS, EMULATOR_CLIENT } from '../../src/core/contract';
 import { discPicture } from './fileFixtures';
 import { describeEachBackend } from './helpers';
 import { clientCredentialsToken, expectStatus, onePart, send } from '../interop/replay';
@@ -184,10 +184,11 @@ describeEachBackend('tenant shapes of files, orders, auth and routes', { seed: '
       expectStatus(await send(env().url, 'PUT', `/api/core/record/${id}`, json(), JSON.stringify({ title: 'trail two', status: 'released' })), 204);
       expectStatus(await send(env().url, 'PUT', `/api/core/record/${id}`, json(), JSON.stringify({ title: 'trail two' })), 204);
       const list = expectStatus(await send(env().url, 'GET', `/api/core/record/${id}/trail?skip=0&take=10`, json()), 200);
-      const entries = list.json.entries as { id: string; createdOn: string; userId: number; action: string }[];
+      const entries = list.json.entries as { id: string; createdOn: string; userId: string; action: string }[];
       // The write that changed nothing adds no entry.
       assert.deepEqual(entries.map((e) => e.action), ['Updated', 'Created']);
-      assert.equal(entries[0].userId, 1);
+      // The content API names users by GUID (contract "Fixed ids"): admin.
+      assert.equal(entries[0].userId, CONTENT_API_IDS.users.admin);
       const entry = expectStatus(await send(env().url, 'GET', `/api/core/trail/entry/${entries[0].id}`, json()), 200);
       const changes = entry.json.changes as { name: string; oldValue: string; newValue: string }[];
       assert.deepEqual(changes.map((c) => [c.name, c.oldValue, c.newValue]).sort(), [['Status', 'Draft', 'Released'], ['Title', 'trail one', 'trail two']]);
@@ -205,6 +206,14 @@ describeEachBackend('tenant shapes of files, orders, auth and routes', { seed: '
       assert.equal(found.json._total, 1);
       const all = expectStatus(await send(env().url, 'POST', '/api/users/search', { 'X-Access-Token': token, 'Content-Type': 'application/json', Accept: 'application/json' }, '{}'), 200);
       assert.ok(Number(all.json._total) >= 3);
+    });
+
+    it('lists user groups for work management by their integer ids (GET /api/groups), as task assignees take them', async () => {
+      const page = expectStatus(await send(env().url, 'GET', '/api/groups?limit=50', { Authorization: `Bearer ${token}`, Accept: 'application/json' }), 200);
+      const groups = (page.json._embedded as { group: { groupId: number; name: string }[] }).group;
+      assert.ok(groups.some((g) => g.groupId === 10 && g.name === 'Marketing'), JSON.stringify(groups));
+      const found = expectStatus(await send(env().url, 'GET', '/api/groups?searchText=market', { Authorization: `Bearer ${token}`, Accept: 'application/json' }), 200);
+      assert.deepEqual((found.json._embedded as { group: { name: string }[] }).group.map((g) => g.name), ['Marketing']);
     });
 
     it('takes JSON POST /uploads {fileName}: the bytes PUT to its sasUrl, then the token makes a version', async () => {

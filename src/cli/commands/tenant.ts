@@ -18,9 +18,12 @@ import {
   type TenantConfig,
 } from '../../core/tenant';
 import { applyPlan, pullTenant } from '../../api/tenant';
+import { runProbe } from '../../api/probe';
+import { PROBE_FILE, compareProbes, parseProbe, probeText, summaryLine, type Probe } from '../../core/probe';
+import { cliErrorMessage } from '../errors';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
-import { CONNECTION_USAGE, connect, connectionOptions } from '../connection';
+import { CONNECTION_USAGE, connect, connectionOptions, defaultEmulator, resolveConnection } from '../connection';
 
 /** Every file under `dir` (relative paths with `/`), except inside dot-folders such as .git. */
 export async function readFolder(dir: string): Promise<Map<string, string>> {
@@ -194,4 +197,89 @@ const push: Command = {
   },
 };
 
-export const tenantCommands: Command[] = [pull, diff, push];
+/** A probe's file, from its folder (or the file itself); a usage error naming the path when it is not one. */
+async function loadProbe(dir: string): Promise<Probe> {
+  const candidates = dir.endsWith('.json') ? [dir] : [join(dir, PROBE_FILE)];
+  let text: string;
+  try {
+    text = await readFile(candidates[0], 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`${dir} is not a probe: it holds no ${PROBE_FILE} (write one with \`dam tenant probe ${dir}\`)`);
+    throw err;
+  }
+  const { probe, problem } = parseProbe(text);
+  if (!probe) throw new UsageError(`${candidates[0]} is not a probe dam can use: ${problem}`);
+  return probe;
+}
+
+/** The variables that describe a connection: left out when comparing with the local emulator, which needs none. */
+const CONNECTION_VARIABLES = /^DAM_(URL|AUTH_URL|BASE_URL|CORE_URL|UPLOAD_URL|OPS_URL|ANALYTICS_URL|CLIENT_ID|CLIENT_SECRET|FLOW|USERNAME|PASSWORD|CONNECTION)$/;
+
+/** The service could not be reached or refused the sign-in: bad input (exit 2), with the connection named. */
+function unreachable(err: unknown, which: string): never {
+  const name = (err as Error | undefined)?.name;
+  if (name === 'NetworkError' || name === 'AuthRequiredError' || (err instanceof Error && name === 'ApiError' && /token|401/i.test(err.message))) {
+    throw new UsageError(`cannot probe ${which}: ${cliErrorMessage(err)}`);
+  }
+  throw err;
+}
+
+const probe: Command = {
+  name: ['tenant', 'probe'],
+  summary: "Write the shape of a tenant's answers (no values) into a folder, or compare it (--compare) with the emulator's.",
+  usage:
+    `dam tenant probe DIR [--quiet] ${CONNECTION_USAGE}\n` +
+    `       dam tenant probe --compare DIR [URL] [--json]   (URL: the connection to compare with; default: the local emulator)`,
+  options: { ...connectionOptions, compare: { type: 'boolean' }, json: { type: 'boolean' }, quiet: { type: 'boolean' } },
+  async run({ values, positionals }, io) {
+    const compare = values.compare === true;
+    if (compare ? positionals.length < 1 || positionals.length > 2 : positionals.length !== 1) {
+      throw new UsageError(`${compare ? 'give the probe folder and at most one URL' : 'give one folder to write'}\nusage: ${probe.usage}`);
+    }
+    const quiet = values.quiet === true || values.json === true || !(io.stderr as { isTTY?: boolean }).isTTY;
+    const onProgress = (done: number, total: number, route: string) => {
+      if (!quiet) io.stderr.write(`[${done}/${total}] ${route}\n`);
+    };
+    const started = Date.now();
+    if (!compare) {
+      const client = connect(values, io);
+      const result = await runProbe(client, { signal: io.signal, onProgress }).catch((err) => unreachable(err, resolveConnection(values, io.env).profile.endpoints.core));
+      await mkdir(positionals[0], { recursive: true });
+      await writeFile(join(positionals[0], PROBE_FILE), probeText(result));
+      const shapes = Object.values(result.routes);
+      const answered = shapes.filter((r) => r.status !== undefined).length;
+      io.stdout.write(
+        `Probed ${shapes.length} routes (${answered} answered, ${shapes.length - answered} not asked: no id to fill them) into ${join(positionals[0], PROBE_FILE)} ` +
+          `(${((Date.now() - started) / 1000).toFixed(1)} s). It holds no values: attach it to a report as it is.\n`,
+      );
+      return 0;
+    }
+    const first = await loadProbe(positionals[0]);
+    const given = positionals[1] ?? values.url;
+    const hasHosts = Object.keys(values).some((k) => /-url$/.test(k));
+    let otherValues: Record<string, unknown> = values;
+    let otherEnv = io.env;
+    if (typeof given === 'string') otherValues = { ...values, url: given };
+    else if (!hasHosts) {
+      // The local emulator, signed in with its published credentials whatever connection this terminal was given.
+      otherValues = { ...values, url: defaultEmulator(io.env).url };
+      otherEnv = Object.fromEntries(Object.entries(io.env).filter(([k]) => !CONNECTION_VARIABLES.test(k)));
+    }
+    const otherIo = { ...io, env: otherEnv };
+    const { profile } = resolveConnection(otherValues, otherEnv);
+    const client = connect(otherValues, otherIo);
+    const routes = Object.values(first.routes).map(({ api, path, resource, collection, select, from }) => ({ api, path, resource, collection, select, from }));
+    const second = await runProbe(client, { routes, signal: io.signal, onProgress }).catch((err) => unreachable(err, profile.endpoints.core));
+    const labels = { first: 'tenant', second: profile.kind === 'emulator' ? 'emulator' : 'other tenant' };
+    const comparison = compareProbes(first, second, labels);
+    if (values.json === true) io.stdout.write(`${JSON.stringify({ ...comparison, summary: summaryLine(comparison) }, null, 2)}\n`);
+    else {
+      for (const d of comparison.differences) io.stdout.write(`${d.words}\n`);
+      io.stdout.write(`${summaryLine(comparison)}${comparison.notCompared.length ? ` ${comparison.notCompared.length} not compared (--json lists them).` : ''}\n`);
+    }
+    return comparison.differences.length ? 1 : 0;
+  },
+};
+
+export const tenantCommands: Command[] = [pull, diff, push, probe];

@@ -35,8 +35,8 @@ export interface ApiTenant {
   }[];
   settingDefinitions: { id: string; name: string; category?: string | null; dataType: string; description?: string | null; defaultValue?: unknown }[];
   settings: { name: string; value?: unknown; dataType?: string | null; isDefault?: boolean | null }[];
-  users: { id: number; login?: string | null; userName?: string | null }[];
-  userGroups: { id: number; name: string }[];
+  users: { id: number | string; login?: string | null; userName?: string | null }[];
+  userGroups: { id: number | string; name: string }[];
 }
 
 /** Members of a field definition the folder spells out, or that are volatile: everything else goes to `properties`. */

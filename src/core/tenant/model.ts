@@ -72,8 +72,10 @@ export const SettingDefinition = z.object({
   defaultValue: z.unknown().optional(),
 });
 
-export const UserRef = z.object({ id: z.number().int(), login: z.string() });
-export const UserGroupRef = z.object({ id: z.number().int(), name: z.string() });
+// A tenant's content API names users and groups by GUID; folders pulled before that (and older emulators) hold integers.
+const UserOrGroupId = z.union([z.string().regex(/^[0-9a-fA-F-]{32,36}$/), z.number().int()]);
+export const UserRef = z.object({ id: UserOrGroupId, login: z.string() });
+export const UserGroupRef = z.object({ id: UserOrGroupId, name: z.string() });
 
 export type Language = z.infer<typeof Language>;
 export type ContentType = z.infer<typeof ContentType>;
@@ -85,6 +87,10 @@ export type Field = z.infer<typeof Field>;
 export type Classification = z.infer<typeof Classification>;
 export type SettingDefinition = z.infer<typeof SettingDefinition>;
 export type UserRef = z.infer<typeof UserRef>;
+
+/** Integers in order, then GUIDs in order: a stable order for both kinds of id. */
+const byId = (a: string | number, b: string | number) =>
+  typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === 'number' ? -1 : 1;
 export type UserGroupRef = z.infer<typeof UserGroupRef>;
 
 /** The whole configuration; each list is kept in the folder's stable order (see `normalise`). */
@@ -156,8 +162,8 @@ export function normalise(config: TenantConfig): TenantConfig {
     classifications: [...config.classifications].sort(byString((c) => c.namePath)),
     settingDefinitions: [...config.settingDefinitions].sort(byString((d) => d.name)),
     settings: sortKeys(config.settings) as Record<string, unknown>,
-    users: [...config.users].sort((a, b) => a.id - b.id),
-    userGroups: [...config.userGroups].sort((a, b) => a.id - b.id),
+    users: [...config.users].sort((a, b) => byId(a.id, b.id)),
+    userGroups: [...config.userGroups].sort((a, b) => byId(a.id, b.id)),
   };
 }
 

@@ -5,6 +5,7 @@ import { normaliseGuid } from '../hal';
 import type { Queryable } from '../storage/store';
 import { NEUTRAL_LANGUAGE } from './languages';
 import { load, type UserGroupRow, type UserRow } from './model';
+import { groupIdOfGuid, userIdOfGuid } from '../../core/contract';
 
 export interface LanguageRow {
   id: string;
@@ -31,10 +32,21 @@ export interface NewUser extends UserChanges {
   password?: string | null;
 }
 
-/** Ids of users and groups are integers; anything else names nothing (404, as an unknown id). */
-function intId(id: string, what: string): number {
+/**
+ * The content API names users and groups by GUID (emulator contract, "Fixed ids"); the integer ids of the
+ * work-management API are taken too, as the emulator always took them. Anything else names nothing (404).
+ */
+function intId(id: string, what: 'user' | 'user group'): number {
+  const fromGuid = what === 'user' ? userIdOfGuid(id) : groupIdOfGuid(id);
+  if (fromGuid !== undefined) return fromGuid;
   if (!/^\d{1,9}$/.test(id)) throw errors.noDataFound(what, id.slice(0, 100));
   return Number(id);
+}
+
+/** A member id of a group edit (a GUID or an integer) as the integer the storage keys users by. */
+export function memberId(id: unknown): number {
+  const text = String(id);
+  return userIdOfGuid(text) ?? (/^\d{1,9}$/.test(text) ? Number(text) : NaN);
 }
 
 async function knownLanguage(db: Queryable, id: string | null | undefined): Promise<string> {

@@ -8,6 +8,7 @@ import { normaliseGuid } from '../hal';
 import type { Queryable } from '../storage/store';
 import { hasImage, loadFiles, materialised, newId, whyNoImage, type FileVersionRow } from './files';
 import { createRendition } from './renditions';
+import { addTrailEntry, trailState } from './trail';
 
 export const Preset = z
   .object({ name: z.string(), format: z.string(), size: z.number().int().positive().optional(), usages: z.array(z.string()).optional(), aiActions: z.array(z.string()).optional() })
@@ -148,8 +149,15 @@ export async function runJob(ctx: EmulatorContext, job: JobRow, plan: JobPlan): 
       const recordId = normaliseGuid(target.recordId);
       const record = recordId ? (await ctx.store.query('SELECT 1 FROM records WHERE id = $1', [recordId]))[0] : undefined;
       if (!record || !recordId) throw new Error(`no record with id '${target.recordId}'`);
-      if (plan.status) {
-        await ctx.store.query('UPDATE records SET status = $2, modified_on = $3, modified_by = $4 WHERE id = $1', [recordId, plan.status, ctx.clock.now().toISOString(), job.created_by]);
+      const status = plan.status;
+      if (status) {
+        // A status a job sets is a change made through the API like any other: the record's trail keeps it.
+        const now = ctx.clock.now();
+        await ctx.store.transaction(async (tx) => {
+          const before = await trailState(tx, recordId);
+          await tx.query('UPDATE records SET status = $2, modified_on = $3, modified_by = $4 WHERE id = $1', [recordId, status, now.toISOString(), job.created_by]);
+          await addTrailEntry(tx, recordId, before, await trailState(tx, recordId), job.created_by, now);
+        });
       }
       if (plan.presets.length) {
         const version = await masterVersion(ctx, recordId);

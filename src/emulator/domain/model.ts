@@ -1,4 +1,5 @@
 // Loaders and HAL resource types of the core resources (record, field, classification, user, …).
+import { groupGuid, userGuid } from '../../core/contract';
 import { defineType, normaliseGuid, type Json, type RenderContext } from '../hal';
 import type { Queryable } from '../storage/store';
 import { NEUTRAL_LANGUAGE } from './languages';
@@ -214,8 +215,8 @@ export const recordType = defineType<RecordRow>({
         load.classificationsWhere(rc.ctx.store, 'c.id IN (SELECT classification_id FROM record_classifications WHERE record_id = $1)', [r.id], 'c.name_path'),
     },
     { key: 'permissions', type: 'permission', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/permissions`, load: async () => [] },
-    { key: 'createdby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${r.created_by}`, load: (r, rc) => oneUser(rc, r.created_by) },
-    { key: 'modifiedby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${r.modified_by}`, load: (r, rc) => oneUser(rc, r.modified_by) },
+    { key: 'createdby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${userGuid(r.created_by)}`, load: (r, rc) => oneUser(rc, r.created_by) },
+    { key: 'modifiedby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${userGuid(r.modified_by)}`, load: (r, rc) => oneUser(rc, r.modified_by) },
   ],
 });
 
@@ -378,8 +379,8 @@ export const classificationType = defineType<ClassificationRow>({
       load: (c, rc) => load.classificationsWhere(rc.ctx.store, 'c.parent_id = $1', [c.id]),
     },
     { key: 'fields', type: 'field', many: true, href: (c, rc) => `${core(rc)}/classification/${c.id}/fields`, load: async () => [] },
-    { key: 'createdby', type: 'user', many: false, href: (c, rc) => `${core(rc)}/user/${c.created_by ?? 0}`, load: (c, rc) => oneUser(rc, c.created_by) },
-    { key: 'modifiedby', type: 'user', many: false, href: (c, rc) => `${core(rc)}/user/${c.modified_by ?? 0}`, load: (c, rc) => oneUser(rc, c.modified_by) },
+    { key: 'createdby', type: 'user', many: false, href: (c, rc) => `${core(rc)}/user/${userGuid(c.created_by ?? 0)}`, load: (c, rc) => oneUser(rc, c.created_by) },
+    { key: 'modifiedby', type: 'user', many: false, href: (c, rc) => `${core(rc)}/user/${userGuid(c.modified_by ?? 0)}`, load: (c, rc) => oneUser(rc, c.modified_by) },
   ],
 });
 
@@ -400,9 +401,10 @@ export async function ancestors(db: Queryable, id: string): Promise<Classificati
 
 export const userType = defineType<UserRow>({
   name: 'user',
-  self: (u, rc) => `${core(rc)}/user/${u.id}`,
+  self: (u, rc) => `${core(rc)}/user/${userGuid(u.id)}`,
+  // The content API names a user by GUID; the work-management API and analytics keep the integer (contract).
   attributes: (u) => ({
-    id: u.id,
+    id: userGuid(u.id),
     login: u.login,
     name: `${u.first_name} ${u.last_name}`.trim(),
     firstName: u.first_name,
@@ -419,7 +421,7 @@ export const userType = defineType<UserRow>({
       key: 'usergroups',
       type: 'usergroup',
       many: true,
-      href: (u, rc) => `${core(rc)}/user/${u.id}/usergroups`,
+      href: (u, rc) => `${core(rc)}/user/${userGuid(u.id)}/usergroups`,
       load: (u, rc) =>
         rc.ctx.store.query('SELECT g.* FROM user_groups g JOIN user_group_members m ON m.group_id = g.id WHERE m.user_id = $1 ORDER BY g.id', [u.id]),
     },
@@ -435,14 +437,14 @@ export interface UserGroupRow {
 
 export const userGroupType = defineType<UserGroupRow>({
   name: 'usergroup',
-  self: (g, rc) => `${core(rc)}/usergroup/${g.id}`,
-  attributes: (g) => ({ id: g.id, name: g.name, createdOn: iso(g.created_on), modifiedOn: iso(g.modified_on) }),
+  self: (g, rc) => `${core(rc)}/usergroup/${groupGuid(g.id)}`,
+  attributes: (g) => ({ id: groupGuid(g.id), name: g.name, createdOn: iso(g.created_on), modifiedOn: iso(g.modified_on) }),
   relations: [
     {
       key: 'members',
       type: 'user',
       many: true,
-      href: (g, rc) => `${core(rc)}/usergroup/${g.id}/members`,
+      href: (g, rc) => `${core(rc)}/usergroup/${groupGuid(g.id)}/members`,
       load: (g, rc) => rc.ctx.store.query('SELECT u.* FROM users u JOIN user_group_members m ON m.user_id = u.id WHERE m.group_id = $1 ORDER BY u.id', [g.id]),
     },
   ],

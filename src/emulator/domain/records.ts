@@ -241,6 +241,9 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
           throw errors.validation(`The field '${def.name}' has a value in language '${String(lv.languageId).slice(0, 100)}', which this tenant does not have.`);
         }
         const stored = await storedValue(db, def, lv);
+        // A field that is not localizable holds one value whatever language a client names (clients send en-US or
+        // the neutral language alike): a write or a clear in any language replaces it, so `value: ""` empties it.
+        if (!def.is_localizable) await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2 AND language_id <> $3', [recordId, def.id, languageId]);
         if (!stored) {
           await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2 AND language_id = $3', [recordId, def.id, languageId]);
           cleared.add(def);

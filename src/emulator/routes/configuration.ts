@@ -2,6 +2,7 @@
 // catalogue, the rights the emulator checks), a user group's permissions, a classification's permission sets,
 // watermarks, rules and translations. Configuration exporters read every one of them in a row (a workbook tool stops
 // at the first 404), so each answers the shape a tenant does: a paged collection, empty where the emulator has nothing.
+import { groupGuid } from '../../core/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Rights } from '../caller';
@@ -71,7 +72,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     handler: async ({ params, request }) => {
       const group = await groups.find(ctx.store, params.id);
       const items = PERMISSIONS.map((p) => ({ name: p.name, value: 'None' }));
-      return { items, totalCount: items.length, _links: { self: { href: `${core(renderContext(ctx, request))}/usergroup/${group.id}/permissions` } } };
+      return { items, totalCount: items.length, _links: { self: { href: `${core(renderContext(ctx, request))}/usergroup/${groupGuid(group.id)}/permissions` } } };
     },
   });
   for (const set of PERMISSION_SETS) {

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
-import { contentTypes, groups, languages, users, type ContentTypeRow, type LanguageRow } from '../domain/directory';
+import { contentTypes, groups, languages, memberId, users, type ContentTypeRow, type LanguageRow } from '../domain/directory';
+import { groupGuid, userGuid } from '../../core/contract';
 import { core, userGroupType, userType } from '../domain/model';
 import { defineType, render, renderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
@@ -44,8 +45,8 @@ export const contentTypeType = defineType<ContentTypeRow>({
   relations: [],
 });
 
-const IdList = z.array(z.union([z.number().int(), z.string().max(20), z.object({ id: z.union([z.number().int(), z.string().max(20)]) })])).max(10_000);
-const memberIds = (list: z.infer<typeof IdList> | undefined) => list?.map((m) => Number(typeof m === 'object' ? m.id : m));
+const IdList = z.array(z.union([z.number().int(), z.string().max(40), z.object({ id: z.union([z.number().int(), z.string().max(40)]) })])).max(10_000);
+const memberIds = (list: z.infer<typeof IdList> | undefined) => list?.map((m) => memberId(typeof m === 'object' ? m.id : m));
 
 export const UserGroupBody = z
   .object({
@@ -138,7 +139,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     handler: async ({ body, request, reply }) => {
       const id = await users.create(ctx.store, body, ctx.clock.now());
       const rc = rcOf(request);
-      return created(reply, `${core(rc)}/user/${id}`, await render(userType, await users.find(ctx.store, String(id)), rc));
+      return created(reply, `${core(rc)}/user/${userGuid(id)}`, await render(userType, await users.find(ctx.store, String(id)), rc));
     },
   });
   route(app, ctx, {
@@ -205,7 +206,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
         return groupId;
       });
       const rc = rcOf(request);
-      return created(reply, `${core(rc)}/usergroup/${id}`, await render(userGroupType, await groups.find(ctx.store, String(id)), rc));
+      return created(reply, `${core(rc)}/usergroup/${groupGuid(id)}`, await render(userGroupType, await groups.find(ctx.store, String(id)), rc));
     },
   });
   route(app, ctx, {

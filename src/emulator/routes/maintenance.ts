@@ -1,5 +1,6 @@
 // Maintenance jobs (CreateRenditions, ChangeRecordStatus), download orders and the search index: work the service
 // does in the background after the request answered. Jobs need the spec's maintenance rights.
+import { userGuid } from '../../core/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Rights } from '../caller';
@@ -115,13 +116,14 @@ export const orderType = defineType<OrderRow & { creator_email?: string }>({
       createdOn: iso(o.created_on),
       earliestStartDate: iso(o.created_on),
       startedOn: iso(started),
-      executionTime: timeSpan(o.finished_on ? new Date(o.finished_on).getTime() - new Date(started).getTime() : 0),
+      // The typed order models (aprimo-js `Order`, the .NET SDK) read it as a date-time: when the order ran.
+      executionTime: iso(o.finished_on ?? started),
       ...(o.finished_on ? { finishedOn: iso(o.finished_on) } : {}),
     };
   },
   relations: [
     { key: 'targets', type: 'ordertarget', many: true, href: (o, rc) => `${core(rc)}/order/${o.id}/targets`, load: async (o) => o.targets },
-    { key: 'createdby', type: 'user', many: false, href: (o, rc) => `${core(rc)}/user/${o.created_by}`, load: async (o, rc) => (await load.users(rc.ctx.store, [o.created_by]))[0] ?? null },
+    { key: 'createdby', type: 'user', many: false, href: (o, rc) => `${core(rc)}/user/${userGuid(o.created_by)}`, load: async (o, rc) => (await load.users(rc.ctx.store, [o.created_by]))[0] ?? null },
   ],
 });
 

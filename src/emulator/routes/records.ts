@@ -1,5 +1,6 @@
 // Records: list (filter/sort/paging/cursor), read with select headers, create, partial update, delete, sub-resources.
 // Anyone may create records; changing or deleting one is its creator's, or an administrator's.
+import { userGuid } from '../../core/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
@@ -150,7 +151,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     id: e.id,
     recordId: e.record_id,
     createdOn: new Date(e.created_on).toISOString(),
-    userId: e.user_id,
+    // As the record's createdby/modifiedby name the user: by content-API GUID (a client matches the two).
+    userId: userGuid(e.user_id),
     action: e.action,
     changeCount: e.changes.length,
   });
@@ -161,12 +163,31 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     tag,
     params: IdParams,
     query: TrailQuery,
-    responses: { 200: { description: 'The entries', schema: z.object({ entries: z.array(z.object({ id: z.string(), createdOn: z.string(), userId: z.number() }).loose()) }).loose() } },
+    responses: { 200: { description: 'The entries', schema: z.object({ entries: z.array(z.object({ id: z.string(), createdOn: z.string(), userId: z.string() }).loose()) }).loose() } },
     handler: async ({ params, request }) => {
       const row = await findRecord(params.id);
       const paging = parsePaging(request, ctx.config.pageSizeMax, ctx.config.pageSizeDefault);
-      const all = filterAndSort((await trail.ofRecord(ctx.store, row.id)).map(entrySummary), requestParam(request, 'filter'), requestParam(request, 'sort'));
+      // `filter=change` (public clients read a record's recent changes so) names a kind of entry, not an expression:
+      // every entry the emulator keeps is a change.
+      const filter = requestParam(request, 'filter');
+      const kind = filter !== undefined && /^\s*changes?\s*$/i.test(filter);
+      const all = filterAndSort((await trail.ofRecord(ctx.store, row.id)).map(entrySummary), kind ? undefined : filter, requestParam(request, 'sort'));
       return { entries: all.slice(paging.offset, paging.offset + paging.limit), totalCount: all.length, skip: paging.offset, take: paging.limit };
+    },
+  });
+  route(app, ctx, {
+    method: 'GET',
+    url: `${base}/record/:id/trail/entry/:entryId`,
+    summary: 'One trail entry of the record, with its changes',
+    tag,
+    params: z.object({ id: z.string().max(100), entryId: z.string().max(100) }),
+    responses: { 200: { description: 'The entry', schema: z.object({ id: z.string(), changes: z.array(z.unknown()) }).loose() } },
+    handler: async ({ params }) => {
+      const row = await findRecord(params.id);
+      const guid = normaliseGuid(params.entryId);
+      const entry = guid ? await trail.entry(ctx.store, guid) : undefined;
+      if (!entry || entry.record_id !== row.id) throw errors.noDataFound('trail entry', params.entryId.slice(0, 100));
+      return { ...entrySummary(entry), changes: entry.changes };
     },
   });
   route(app, ctx, {

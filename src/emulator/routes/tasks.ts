@@ -285,6 +285,25 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       return collection('user', items, users.length, window, request, ctx.origin(request));
     },
   });
+  // Groups as work management names them: by the integer ids task assignees and task roles take (the spec: assignees
+  // are users or groups by `userID`), since the content API now names groups by GUID (emulator contract). The Marketing
+  // Operations REST API serves its resources as plural collections under /api/{resource}, paged by limit and offset.
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/groups',
+    summary: 'User groups with their work-management (integer) ids, paged by limit and offset',
+    tag,
+    query: WindowQuery.extend({ searchText: z.string().max(500).optional() }),
+    responses: { 200: { description: 'A page of groups', schema: opsCollection('group', z.unknown()) } },
+    handler: async ({ request, query }) => {
+      ctx.auth.caller(request);
+      const window = parseWindow(request);
+      const wanted = query.searchText?.toLowerCase();
+      const groups = (await ctx.store.query<{ id: number; name: string }>('SELECT id, name FROM user_groups ORDER BY id')).filter((g) => !wanted || g.name.toLowerCase().includes(wanted));
+      const items = groups.slice(window.offset, window.offset + window.limit).map((g) => ({ groupId: g.id, name: g.name }));
+      return collection('group', items, groups.length, window, request, ctx.origin(request));
+    },
+  });
   route(app, ctx, {
     method: 'GET',
     url: '/api/tasks/mine',

@@ -17,24 +17,17 @@ const PROJECT_STATUS_LABELS: Record<string, string> = {
   StartFailed: 'Start failed',
 };
 
-/** Numeric ids only: task assignees are the service's integer user and group ids. */
-function numericId(id: string): number | undefined {
-  return /^\d+$/.test(id) ? Number(id) : undefined;
-}
-
 /** Reads what the form needs from the tenant: projects (with status and calendars), users and groups. */
 export async function loadFormContext(client: DamClient, signal?: AbortSignal): Promise<{ projects: FormProject[]; principals: FormPrincipal[] }> {
+  // Users from the work-management API, whose integer ids assignees take (the content API names them by GUID).
   const [projects, users, groups] = await Promise.all([
     client.tasks.projects({ signal }),
-    client.users.list({ pageSize: 200, signal }),
-    client.userGroups.list({ pageSize: 200, signal }),
+    client.tasks.users({ limit: 200, signal }),
+    client.tasks.groups({ limit: 200, signal }),
   ]);
   const principals: FormPrincipal[] = [];
-  principals.push(...userPrincipals(users.items.flatMap((u) => (numericId(u.id) === undefined ? [] : [{ ...u, id: numericId(u.id)! }]))));
-  for (const g of groups.items) {
-    const id = numericId(g.id);
-    if (id !== undefined) principals.push({ id, label: g.name ?? g.id, kind: 'group' });
-  }
+  principals.push(...userPrincipals(users.map((u) => ({ id: u.userId, firstName: u.firstName ?? undefined, lastName: u.lastName ?? undefined, name: u.loginId ?? undefined, email: u.emailAddress ?? undefined }))));
+  for (const g of groups) principals.push({ id: g.groupId, label: g.name ?? `group ${g.groupId}`, kind: 'group' });
   return { projects: projects.map((p: Project) => ({ ...p, calendars: p.calendars })), principals };
 }
 

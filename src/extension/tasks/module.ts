@@ -91,9 +91,9 @@ async function askTaskId(client: DamClient, title: string, given: unknown, liste
 
 async function userLabels(client: DamClient, signal: AbortSignal): Promise<Map<number, string>> {
   const labels = new Map<number, string>();
-  const [users, groups] = await Promise.all([client.users.list({ pageSize: 200, signal }), client.userGroups.list({ pageSize: 200, signal })]);
-  for (const u of users.items) if (/^\d+$/.test(u.id)) labels.set(Number(u.id), [u.firstName, u.lastName].filter(Boolean).join(' ') || u.name || u.email || u.id);
-  for (const g of groups.items) if (/^\d+$/.test(g.id)) labels.set(Number(g.id), `${g.name ?? g.id} (group)`);
+  const [users, groups] = await Promise.all([client.tasks.users({ limit: 200, signal }), client.tasks.groups({ limit: 200, signal })]);
+  for (const u of users) labels.set(u.userId, [u.firstName, u.lastName].filter(Boolean).join(' ') || u.emailAddress || u.loginId || String(u.userId));
+  for (const g of groups) labels.set(g.groupId, `${g.name ?? g.groupId} (group)`);
   return labels;
 }
 

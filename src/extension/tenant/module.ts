@@ -2,10 +2,16 @@
 // DAM: Pull Tenant Configuration… writes the connected tenant's configuration into a folder (as `dam tenant pull`);
 // DAM: Compare Tenant Configuration with a Folder… opens the folder beside the tenant as a diff, with the
 // differences in words in the DAM log. The folder's format and the comparison are src/core/tenant's.
+// DAM: Compare the Emulator with This Tenant… probes both (src/core/probe) and opens the differences as a report.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PULL_RECORD_FILE, diffConfigs, fromFiles, isPulledFieldFile, localEdits, localEditsWords, pullRecordText, toFiles, type TenantConfig } from '../../core/tenant';
 import { pullTenant } from '../../api/tenant';
+import { runProbe } from '../../api/probe';
+import { DamClient } from '../../api/client';
+import { EMULATOR_CLIENT, emulatorProfile } from '../../api/endpoints';
+import { compareProbes, comparisonReport, type Comparison } from '../../core/probe';
+import { userAgent } from '../connections/session';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
@@ -75,6 +81,7 @@ export class TenantModule implements vscode.Disposable {
   constructor(
     private readonly connections: ConnectionManager,
     private readonly log: DamLog,
+    private readonly emulatorOrigin: (token: vscode.CancellationToken) => Promise<string>,
   ) {
     this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, this.documents));
   }
@@ -170,6 +177,44 @@ export class TenantModule implements vscode.Disposable {
       if (choice) this.log.show();
     });
     return words;
+  }
+
+  /**
+   * Probes the connected tenant and the local emulator with the same read requests (`dam tenant probe --compare`) and
+   * opens the differences as a markdown report, which holds no values and can be attached to an issue. Answers the
+   * comparison, or undefined when cancelled.
+   */
+  async compareWithEmulator(): Promise<Comparison | undefined> {
+    const session = this.session();
+    const name = session.profile.name;
+    const comparison = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Comparing the emulator with ${name}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const stop = token.onCancellationRequested(() => abort.abort());
+        const step = (side: string) => (done: number, total: number, route: string) => progress.report({ message: `${side} ${done}/${total}: ${route}` });
+        try {
+          const tenant = await runProbe(session.client, { signal: abort.signal, onProgress: step(name) });
+          progress.report({ message: 'the local emulator…' });
+          const origin = await this.emulatorOrigin(token);
+          const emulator = new DamClient({ profile: emulatorProfile(origin), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: userAgent() });
+          const routes = Object.values(tenant.routes).map(({ api, path, resource, collection, select, from }) => ({ api, path, resource, collection, select, from }));
+          const local = await runProbe(emulator, { routes, signal: abort.signal, onProgress: step('emulator') });
+          return compareProbes(tenant, local, { first: 'tenant', second: 'emulator' });
+        } catch (err) {
+          if (token.isCancellationRequested) return undefined;
+          throw err;
+        } finally {
+          stop.dispose();
+        }
+      },
+    );
+    if (!comparison) return undefined;
+    const report = comparisonReport(comparison, { first: 'tenant', second: 'emulator' }, `Where the emulator differs from ${name}`);
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });
+    await vscode.window.showTextDocument(document, { preview: false });
+    this.log.info(`Compare the emulator with ${name}: ${comparison.differences.length} difference${comparison.differences.length === 1 ? '' : 's'}.`);
+    return comparison;
   }
 
   dispose(): void {

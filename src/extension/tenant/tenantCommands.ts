@@ -1,4 +1,5 @@
-// DAM: Pull Tenant Configuration… and DAM: Compare Tenant Configuration with a Folder…: registered here, their work
+// DAM: Pull Tenant Configuration…, DAM: Compare Tenant Configuration with a Folder… and DAM: Compare the Emulator with
+// This Tenant…: registered here, their work
 // (the tenant core, its schemas and the client's pull) in dist/tenant.js, loaded on first use so activation stays light.
 import * as vscode from 'vscode';
 import { Commands } from '../commandIds';
@@ -15,13 +16,16 @@ export class TenantCommands implements vscode.Disposable {
   constructor(
     private readonly connections: ConnectionManager,
     private readonly log: DamLog,
+    /** The local emulator's origin: the running one, else started for the comparison (without connecting to it). */
+    private readonly emulatorOrigin: (token: vscode.CancellationToken) => Promise<string>,
   ) {
     registerCommand(this.disposables, log, Commands.tenantPull, (folder?: vscode.Uri) => this.load().pull(folder));
     registerCommand(this.disposables, log, Commands.tenantCompare, (folder?: vscode.Uri) => this.load().compare(folder));
+    registerCommand(this.disposables, log, Commands.tenantCompareEmulator, () => this.load().compareWithEmulator());
   }
 
   private load(): TenantModule {
-    this.module ??= new (loadTenantModule().TenantModule)(this.connections, this.log);
+    this.module ??= new (loadTenantModule().TenantModule)(this.connections, this.log, this.emulatorOrigin);
     return this.module;
   }
 

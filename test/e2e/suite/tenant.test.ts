@@ -1,6 +1,7 @@
-// DAM: Pull Tenant Configuration and Compare Tenant Configuration inside a real VS Code against the emulator: the
-// pull writes the folder `dam tenant pull` writes, the comparison of that folder finds nothing, and after one file
-// changes it opens a diff and names exactly that change.
+// DAM: Pull Tenant Configuration, Compare Tenant Configuration and Compare the Emulator with This Tenant inside a real
+// VS Code against the emulator: the pull writes the folder `dam tenant pull` writes, the comparison of that folder
+// finds nothing, and after one file changes it opens a diff and names exactly that change; the emulator compared with
+// itself opens a report with no difference.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,5 +59,18 @@ describe('DAM tenant configuration commands', function () {
       for (const [path, body] of Object.entries(sides)) assert.equal(body.$schema, undefined, `${path} keeps its $schema`);
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Compare the Emulator with This Tenant… probes both and opens the report (here the tenant is the emulator: nothing differs)', async () => {
+    const comparison = await vscode.commands.executeCommand<{ differences: unknown[]; compared: number }>('dam.tenant.compareEmulator');
+    assert.ok(comparison, 'not cancelled');
+    assert.deepEqual(comparison.differences, []);
+    assert.ok(comparison.compared > 5, `routes compared: ${comparison.compared}`);
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.languageId, 'markdown');
+    const text = editor.document.getText();
+    assert.match(text, /^# Where the emulator differs from /);
+    assert.match(text, /^No differences\.$/m);
+    assert.match(text, /^0 differences in \d+ routes compared\.$/m);
   });
 });
