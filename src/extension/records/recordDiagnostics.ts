@@ -26,8 +26,16 @@ export class RecordDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (!recordDocAddress(doc.uri)) return;
-        this.collection.delete(doc.uri);
+        this.clear(doc.uri);
         this.documents.forget(doc.uri);
+      }),
+      // VS Code closes a document some time after its last tab (or never, while something else holds it): its problems
+      // go with the last tab showing it.
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        for (const tab of e.closed) {
+          const uri = uriOfTab(tab);
+          if (uri && recordDocAddress(uri) && !isShown(uri)) this.clear(uri);
+        }
       }),
     );
     vscode.workspace.textDocuments.forEach((doc) => this.schedule(doc));
@@ -49,17 +57,38 @@ export class RecordDiagnostics implements vscode.Disposable {
   /** Checks one document now; the problems it found (tests). */
   async check(doc: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
     const before = this.documents.baseOf(doc.uri);
-    if (!before || doc.isClosed) return [];
+    if (!before || doc.isClosed || !isShown(doc.uri)) return [];
     const model = await this.documents.tenantModel();
+    // A tab closed while the tenant model was read: no problems for a document nobody sees.
+    if (doc.isClosed || !isShown(doc.uri)) return [];
     const diagnostics = this.documents.problemsOf(doc.getText(), before, model).map((p) => diagnosticOf(doc, p));
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
+  }
+
+  private clear(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.collection.delete(uri);
   }
 
   dispose(): void {
     this.timers.forEach((t) => clearTimeout(t));
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+function uriOfTab(tab: vscode.Tab): vscode.Uri | undefined {
+  if (tab.input instanceof vscode.TabInputText) return tab.input.uri;
+  if (tab.input instanceof vscode.TabInputTextDiff) return tab.input.modified;
+  return undefined;
+}
+
+/** Whether a tab (an editor or the user's side of a Compare) shows the document. */
+function isShown(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => uriOfTab(t)?.toString() === key));
 }
 
 function diagnosticOf(doc: vscode.TextDocument, p: Problem): vscode.Diagnostic {
