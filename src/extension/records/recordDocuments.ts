@@ -85,6 +85,12 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
         this.schemaMtime = Date.now();
         this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: RECORD_SCHEMA_URI }]);
       }),
+      // An editor that now holds exactly the tenant's version has loaded it (a revert or a reload: VS Code may tell
+      // the extension host that the document is clean only after it read the file, so readFile cannot always know).
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        const state = this.states.get(e.document.uri.toString());
+        if (state?.tenant && state.base !== state.tenant && e.document.getText() === state.tenant.opened.text) state.base = state.tenant;
+      }),
       // VS Code reloads only a clean editor: once the save is done, the editor reads the record as the tenant now
       // holds it (new dates, who changed it, values as the tenant prints them).
       vscode.workspace.onDidSaveTextDocument((doc) => {
