@@ -5,7 +5,8 @@
 // TextFileEditorModel): `base`, the version its text started from (modifiedOn and the document as read), checked
 // against for read-only parts; `tenant`, the version the tenant holds now as last read, what a save is computed
 // against; and the text, which is VS Code's. The transitions:
-//   Open / Revert / reload  readFile for the editor (its document is not dirty): base = tenant = what was read.
+//   Open / Revert / reload  readFile for the editor (its document is not dirty), or the editor's text becoming exactly
+//                           the tenant's version: base = tenant = what was read.
 //   Compare                 readFile while the editor holds unsaved edits: tenant = what was read, base unchanged.
 //   refresh (stat)          the tenant's modifiedOn differs: tenant = read again; VS Code then reloads a clean editor,
 //                           or reports a dirty one's save as a conflict (Compare / Overwrite).

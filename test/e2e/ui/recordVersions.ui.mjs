@@ -52,6 +52,9 @@ export default async function run({ page, runDir, screenshot }) {
   const saved = recordOf(runDir, id);
   if (saved.title !== renamed) throw new Error(`the tenant holds the title ${saved.title}`);
   if (saved.readOnly.modifiedOn === first.readOnly.modifiedOn) throw new Error('the save did not change modifiedOn');
+  // The read-only section is at the end: shown there, the tenant's new date.
+  await activeLines(page).click();
+  await page.keyboard.press('Control+End');
   await activeLines(page).filter({ hasText: saved.readOnly.modifiedOn }).waitFor({ state: 'visible', timeout: 30_000 });
   await treeRow(page, renamed).waitFor({ state: 'visible', timeout: 30_000 });
   await screenshot('record-saved');
@@ -78,7 +81,7 @@ export default async function run({ page, runDir, screenshot }) {
   await runCommand(page, 'Notifications: Clear All Notifications');
   await contextMenu(page, treeRow(page, renamed), 'Add to Classification');
   await page.locator('.quick-input-widget input').fill(target.slice(1));
-  await pick(page, target.split('/').pop());
+  await pick(page, target);
   await waitForNotification(page, new RegExp(`Added “.*” to ${target}`), 60_000);
   if (!recordOf(runDir, id).classifications.includes(target)) throw new Error(`not added to ${target}`);
   await clickNotificationButton(page, new RegExp(`Added “.*” to ${target}`), 'Undo');
