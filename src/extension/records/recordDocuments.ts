@@ -13,7 +13,8 @@
 //   Save / Overwrite        every editable value where the text differs from `tenant` goes as one update (after a
 //                           conflict that is exactly what the editor shows); then the record is read again, and the
 //                           editor reloads it: text, tab and tree show what the tenant holds.
-//   delete elsewhere        stat answers 404: the tab shows the file deleted; a save says so, offering Save As.
+//   delete elsewhere        stat and the save's check answer 404: the save says so, offering Save As, and the tab shows
+//                           the file deleted (a delete from the tree tells open documents at once).
 // `stat` reports the tenant's modifiedOn as mtime, so VS Code raises its own conflict on a save over a newer version
 // ("the content of the file is newer") and calls writeFile only once the user chose. VS Code takes a file as changed
 // only when its size differs too (its etag is made of both), so a version's size is chosen to differ where needed.
@@ -46,10 +47,10 @@ interface DocState {
   base?: Served;
   /** The version the tenant holds, as last read. */
   tenant?: Served;
-  /** Between a save and the editor's reload: what VS Code holds (the text just saved, at the new modifiedOn). */
+  /** Between writeFile and VS Code's stat right after it: the text just saved, at the new modifiedOn. */
   saved?: { mtime: number; size: number };
-  /** The tenant answered 404: the record was deleted there. */
-  deleted?: boolean;
+  /** A save finished writing: once VS Code is done with it, the editor reloads the tenant's version. */
+  reload?: boolean;
 }
 
 /** A stat followed at once by a read (VS Code does this on open and on compare) reads the record once. */
@@ -96,8 +97,8 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       // holds it (new dates, who changed it, values as the tenant prints them).
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const state = this.states.get(doc.uri.toString());
-        if (!state?.saved) return;
-        state.saved = undefined;
+        if (!state?.reload) return;
+        state.reload = false;
         this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: doc.uri }]);
       }),
     );
@@ -118,7 +119,6 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const uri = this.uriOf(opened.document.id, opened.document.title);
     const state = this.state(uri);
     state.tenant = this.sized(state, opened);
-    state.deleted = false;
     return uri;
   }
 
@@ -139,7 +139,6 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       const uri = vscode.Uri.parse(key);
       if (key !== except?.toString() && recordDocAddress(uri)?.recordId === recordId) {
         state.tenant = undefined;
-        if (type === vscode.FileChangeType.Deleted) state.deleted = true;
         events.push({ type, uri });
       }
     }
@@ -156,8 +155,10 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     if (isRecordFolderUri(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const address = this.address(uri);
     const state = this.state(uri);
-    // What VS Code holds between a save and its reload (it stats right after writeFile).
-    if (state.saved) return { type: vscode.FileType.File, ctime: state.saved.mtime, ...state.saved };
+    // VS Code stats once right after writeFile: that stat is of the text it just saved (the reload comes after).
+    const saved = state.saved;
+    state.saved = undefined;
+    if (saved) return { type: vscode.FileType.File, ctime: saved.mtime, ...saved };
     let modifiedOn: string | null | undefined;
     if (state.base) {
       // One small read says whether the record changed since the tenant's version was read.
@@ -233,6 +234,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const fresh = await edits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
     state.base = served({ ...fresh, document: { ...fresh.document, readOnly: after.readOnly }, text }, content.byteLength);
     state.saved = { mtime: state.base.mtime, size: content.byteLength };
+    state.reload = true;
     state.tenant = this.sized(state, fresh, text);
     this.saved.fire({ uri, recordId: address.recordId, changes, sent: !isEmptyChangeSet(changes), document: fresh.document, modifiedOn: fresh.modifiedOn });
   }
@@ -256,7 +258,6 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     if (recent && (modifiedOn === undefined || recent.opened.modifiedOn === modifiedOn)) return recent;
     const opened = await this.client(address).recordEdits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
     state.tenant = this.sized(state, opened);
-    state.deleted = false;
     return state.tenant;
   }
 
@@ -281,7 +282,6 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
 
   /** A save of a record deleted on the tenant: said so, with what the user can do with the text they hold. */
   private deletedOnSave(uri: vscode.Uri, state: DocState, title: string): never {
-    state.deleted = true;
     state.tenant = undefined;
     this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
     const saveAs = 'Save As…';
