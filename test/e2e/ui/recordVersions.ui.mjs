@@ -83,7 +83,6 @@ export default async function run({ page, runDir, screenshot }) {
   // 3. Add to Classification from the row's menu: a notification says so, and its Undo takes the record out again.
   const known = ['/Products/Kitchen', '/Products/Garden', '/Products/Outdoor', '/Products/Office'];
   const target = known.find((c) => !recordOf(runDir, id).classifications.includes(c));
-  await runCommand(page, 'Notifications: Clear All Notifications');
   // The row's menu by hand: the shared helper's fallback (Enter on a menu still shown) would accept the quick pick.
   await treeRow(page, renamed).click({ button: 'right', position: { x: 60, y: 10 } });
   await page.locator('.monaco-menu .action-item', { hasText: 'Add to Classification' }).first().locator('.action-menu-item').first().click();
@@ -101,7 +100,6 @@ export default async function run({ page, runDir, screenshot }) {
 
   // 4. The record is deleted on the tenant while the user edits it: the save says so, in the extension's words,
   // offering Save As and Close, and Close closes the editor.
-  await runCommand(page, 'Notifications: Clear All Notifications');
   await replaceValue(page, 'Photographer', '"Too late"');
   await dirtyTab.waitFor({ state: 'visible' });
   dam(runDir, 'records', 'delete', id, '--yes');
