@@ -83,13 +83,21 @@ export default async function run({ page, runDir, screenshot }) {
   // 3. Add to Classification from the row's menu: a notification says so, and its Undo takes the record out again.
   const known = ['/Products/Kitchen', '/Products/Garden', '/Products/Outdoor', '/Products/Office'];
   const target = known.find((c) => !recordOf(runDir, id).classifications.includes(c));
-  // The row's menu by hand: the shared helper's fallback (Enter on a menu still shown) would accept the quick pick.
-  await treeRow(page, renamed).click({ button: 'right', position: { x: 60, y: 10 } });
-  await page.locator('.monaco-menu .action-item', { hasText: 'Add to Classification' }).first().locator('.action-menu-item').first().click();
-  const input = page.locator('.quick-input-widget:visible input').first();
-  await input.waitFor({ state: 'visible' });
-  await input.fill(target.slice(1));
-  await page.locator(`.quick-input-widget:visible .quick-input-list .monaco-list-row[aria-label="${target}"]`).first().click();
+  // The row's menu by hand: the shared helper's fallback (Enter on a menu still shown) would accept the quick pick. A
+  // quick pick closes when something takes the focus (a row redrawn, the editor reloading): then it is opened again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('Escape');
+      await treeRow(page, renamed).click({ button: 'right', position: { x: 60, y: 10 } });
+      await page.locator('.monaco-menu .action-item', { hasText: 'Add to Classification' }).first().locator('.action-menu-item').first().click({ timeout: 10_000 });
+      const input = page.locator('.quick-input-widget:visible input').first();
+      await input.fill(target.slice(1), { timeout: 10_000 });
+      await page.locator(`.quick-input-widget:visible .quick-input-list .monaco-list-row[aria-label="${target}"]`).first().click({ timeout: 10_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   await waitForNotification(page, new RegExp(`Added “.*” to ${target}`), 60_000);
   if (!recordOf(runDir, id).classifications.includes(target)) throw new Error(`not added to ${target}`);
   await clickNotificationButton(page, new RegExp(`Added “.*” to ${target}`), 'Undo');
