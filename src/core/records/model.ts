@@ -211,8 +211,9 @@ export function fieldDocumentValue(
   if (def.isLocalizable) {
     const byLanguage: Record<string, DocumentValue> = {};
     const entries = lvs.map((lv) => [languageKey(lv.languageId, languages), documentValueOf(def, lv, classifications, languages)] as const);
-    // Cultures sorted, neutral first: the same record prints the same way whatever order the service chose.
-    entries.sort(([a], [b]) => (a === NEUTRAL_KEY ? -1 : b === NEUTRAL_KEY ? 1 : a.localeCompare(b)));
+    // Cultures sorted, neutral first: the same record prints the same way whatever order the service chose, and in
+    // every process (code points, not the host's locale), so a Compare never shows an order as a difference.
+    entries.sort(([a], [b]) => (a === b ? 0 : a === NEUTRAL_KEY ? -1 : b === NEUTRAL_KEY ? 1 : a < b ? -1 : 1));
     for (const [key, value] of entries) byLanguage[key] = value;
     return byLanguage;
   }

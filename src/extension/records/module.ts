@@ -29,6 +29,7 @@ export class RecordsModule implements vscode.Disposable {
   /** Completion of classification name paths in record documents. */
   readonly classificationPaths: ClassificationPaths;
   private readonly completion: vscode.Disposable;
+  private readonly saveListener: vscode.Disposable;
 
   constructor(private readonly deps: RecordsModuleDeps) {
     this.documents = new RecordDocuments(deps.connections, deps.log);
@@ -37,6 +38,12 @@ export class RecordsModule implements vscode.Disposable {
     this.completion = vscode.languages.registerCompletionItemProvider({ language: RECORD_LANGUAGE }, this.classificationPaths, '/', '"');
     this.edits = new TreeEdits(deps.connections, deps.provider, this.documents, deps.log);
     this.bulk = new BulkUpdate(deps.connections, deps.provider, this.documents, deps.log);
+    // After a save, the tree's rows of the record and its other open documents show what the tenant now holds.
+    this.saveListener = this.documents.onDidSave((s) => {
+      const { title, status } = s.document;
+      deps.provider.updateRecord(s.recordId, { title, status, modifiedOn: s.modifiedOn ?? undefined });
+      this.documents.recordChanged(s.recordId, vscode.FileChangeType.Changed, s.uri);
+    });
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
     // features (schema completion, validation, hovers, formatting) as a JSON language participant (package.json); but
     // VS Code's JSON extension activates only when a `json` document opens, so it is woken here, before the first one.
@@ -69,6 +76,7 @@ export class RecordsModule implements vscode.Disposable {
     this.completion.dispose();
     this.classificationPaths.dispose();
     this.bulk.dispose();
+    this.saveListener.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }

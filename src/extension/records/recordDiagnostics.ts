@@ -28,8 +28,16 @@ export class RecordDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (!recordDocAddress(doc.uri)) return;
-        this.collection.delete(doc.uri);
+        this.clear(doc.uri);
         this.documents.forget(doc.uri);
+      }),
+      // VS Code closes a document some time after its last tab (or never, while something else holds it): its problems
+      // go with the last tab showing it.
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        for (const tab of e.closed) {
+          const uri = uriOfTab(tab);
+          if (uri && recordDocAddress(uri) && !isShown(uri)) this.clear(uri);
+        }
       }),
     );
     vscode.workspace.textDocuments.forEach((doc) => this.schedule(doc));
@@ -51,11 +59,12 @@ export class RecordDiagnostics implements vscode.Disposable {
   /** Checks one document now; the problems it found (tests). */
   async check(doc: vscode.TextDocument): Promise<vscode.Diagnostic[]> {
     const before = this.documents.baseOf(doc.uri);
-    if (!before || doc.isClosed) return [];
+    if (!before || doc.isClosed || !isShown(doc.uri)) return [];
     const model = await this.documents.tenantModel();
     const text = doc.getText();
     const problems = [...this.documents.problemsOf(text, before, model), ...(await this.unknownClassifications(text, model.definitions))];
-    if (doc.isClosed || doc.getText() !== text) return [];
+    // A tab closed (or the text changed) while the tenant model and classifications were read: no stale problems.
+    if (doc.isClosed || !isShown(doc.uri) || doc.getText() !== text) return [];
     const diagnostics = problems.map((p) => diagnosticOf(doc, p));
     this.collection.set(doc.uri, diagnostics);
     return diagnostics;
@@ -75,10 +84,29 @@ export class RecordDiagnostics implements vscode.Disposable {
     }
   }
 
+  private clear(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.collection.delete(uri);
+  }
+
   dispose(): void {
     this.timers.forEach((t) => clearTimeout(t));
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+function uriOfTab(tab: vscode.Tab): vscode.Uri | undefined {
+  if (tab.input instanceof vscode.TabInputText) return tab.input.uri;
+  if (tab.input instanceof vscode.TabInputTextDiff) return tab.input.modified;
+  return undefined;
+}
+
+/** Whether a tab (an editor or the user's side of a Compare) shows the document. */
+function isShown(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => uriOfTab(t)?.toString() === key));
 }
 
 function diagnosticOf(doc: vscode.TextDocument, p: Problem): vscode.Diagnostic {

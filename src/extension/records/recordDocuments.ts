@@ -1,11 +1,23 @@
 // Record documents in the `dam:` file system: a record opens as JSON (the core's document: fields by name,
-// classifications by name path, a read-only section), and a save sends what changed as one update.
+// classifications by path, a read-only section), and a save sends what changed as one update.
 //
-// Conflicts are VS Code's own: `stat` reports the record's `modifiedOn` as `mtime`, so when the record changed on the
-// tenant after the editor read it, VS Code refuses the save itself ("the content of the file is newer") and offers
-// Compare and Overwrite; `writeFile` is not called until the user chooses. VS Code counts a file as changed only when
-// both its mtime and its size differ from what it read (its etag is made of the two), so a newer version is never
-// reported with the size the editor read.
+// Each document holds three things, never inferred from each other (STYLE.md principle 15, after VS Code's
+// TextFileEditorModel): `base`, the version its text started from (modifiedOn and the document as read), checked
+// against for read-only parts; `tenant`, the version the tenant holds now as last read, what a save is computed
+// against; and the text, which is VS Code's. The transitions:
+//   Open / Revert / reload  readFile for the editor (its document is not dirty), or the editor's text becoming exactly
+//                           the tenant's version: base = tenant = what was read.
+//   Compare                 readFile while the editor holds unsaved edits: tenant = what was read, base unchanged.
+//   refresh (stat)          the tenant's modifiedOn differs: tenant = read again; VS Code then reloads a clean editor,
+//                           or reports a dirty one's save as a conflict (Compare / Overwrite).
+//   Save / Overwrite        every editable value where the text differs from `tenant` goes as one update (after a
+//                           conflict that is exactly what the editor shows); then the record is read again, and the
+//                           editor reloads it: text, tab and tree show what the tenant holds.
+//   delete elsewhere        stat and the save's check answer 404: the save says so, offering Save As, and the tab shows
+//                           the file deleted (a delete from the tree tells open documents at once).
+// `stat` reports the tenant's modifiedOn as mtime, so VS Code raises its own conflict on a save over a newer version
+// ("the content of the file is newer") and calls writeFile only once the user chose. VS Code takes a file as changed
+// only when its size differs too (its etag is made of both), so a version's size is chosen to differ where needed.
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { OpenedRecord, TenantModel } from '../../api/records';
@@ -14,7 +26,7 @@ import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamFsPart } from '../explorer/damFs';
 import type { DamLog } from '../log';
 import { inWords } from '../errorWords';
-import { RECORD_SCHEMA_URI, isRecordSchemaUri, recordDocAddress, recordDocUri, type RecordDocAddress } from './recordUris';
+import { RECORD_SCHEMA_URI, isRecordFolderUri, isRecordSchemaUri, recordDocAddress, recordDocUri, type RecordDocAddress } from './recordUris';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -24,25 +36,35 @@ interface Served {
   opened: OpenedRecord;
   bytes: Uint8Array;
   mtime: number;
+  /** The size `stat` reports: the bytes' length, unless that would hide a change from VS Code (see `sized`). */
+  size: number;
   /** When it was read from the service. */
   readAt: number;
 }
 
 interface DocState {
-  /** What the editor last read (its base: a save's change set is computed against it). */
+  /** The version the editor's text started from (open, revert, the reload after a save). */
   base?: Served;
-  /** The newest version seen by `stat` (handed to the next `readFile` when read moments ago). */
-  latest?: Served;
+  /** The version the tenant holds, as last read. */
+  tenant?: Served;
+  /** Between writeFile and VS Code's stat right after it: the text just saved, at the new modifiedOn. */
+  saved?: { mtime: number; size: number };
+  /** A save finished writing: once VS Code is done with it, the editor reloads the tenant's version. */
+  reload?: boolean;
 }
 
 /** A stat followed at once by a read (VS Code does this on open and on compare) reads the record once. */
 const FRESH_MS = 2_000;
 
-/** What a save did (tests, and the status bar). */
+/** What a save did (tests, the tree). */
 export interface SaveOutcome {
+  uri: vscode.Uri;
   recordId: string;
   changes: ChangeSet;
   sent: boolean;
+  /** The record as the tenant holds it after the save. */
+  document: RecordDocument;
+  modifiedOn: string | null;
 }
 
 export class RecordDocuments implements DamFsPart, vscode.Disposable {
@@ -65,11 +87,25 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
         this.schemaMtime = Date.now();
         this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: RECORD_SCHEMA_URI }]);
       }),
+      // An editor that now holds exactly the tenant's version has loaded it (a revert or a reload: VS Code may tell
+      // the extension host that the document is clean only after it read the file, so readFile cannot always know).
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        const state = this.states.get(e.document.uri.toString());
+        if (state?.tenant && state.base !== state.tenant && e.document.getText() === state.tenant.opened.text) state.base = state.tenant;
+      }),
+      // VS Code reloads only a clean editor: once the save is done, the editor reads the record as the tenant now
+      // holds it (new dates, who changed it, values as the tenant prints them).
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        const state = this.states.get(doc.uri.toString());
+        if (!state?.reload) return;
+        state.reload = false;
+        this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: doc.uri }]);
+      }),
     );
   }
 
   owns(uri: vscode.Uri): boolean {
-    return isRecordSchemaUri(uri) || recordDocAddress(uri) !== undefined;
+    return isRecordSchemaUri(uri) || isRecordFolderUri(uri) || recordDocAddress(uri) !== undefined;
   }
 
   /** The document's URI for a record on the active connection. */
@@ -81,7 +117,8 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   async prepare(recordId: string): Promise<vscode.Uri> {
     const opened = await this.client().recordEdits.open(recordId);
     const uri = this.uriOf(opened.document.id, opened.document.title);
-    this.state(uri).latest = served(opened);
+    const state = this.state(uri);
+    state.tenant = this.sized(state, opened);
     return uri;
   }
 
@@ -90,13 +127,18 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     return this.states.get(uri.toString())?.base?.opened.document;
   }
 
+  /** The version of a document's record the tenant holds, as last read (tests). */
+  tenantOf(uri: vscode.Uri): RecordDocument | undefined {
+    return this.states.get(uri.toString())?.tenant?.opened.document;
+  }
+
   /** Tells VS Code a record changed on the tenant (a tree command wrote it): open documents of it notice. */
-  recordChanged(recordId: string, type: vscode.FileChangeType = vscode.FileChangeType.Changed): void {
+  recordChanged(recordId: string, type: vscode.FileChangeType = vscode.FileChangeType.Changed, except?: vscode.Uri): void {
     const events: vscode.FileChangeEvent[] = [];
-    for (const key of this.states.keys()) {
+    for (const [key, state] of this.states) {
       const uri = vscode.Uri.parse(key);
-      if (recordDocAddress(uri)?.recordId === recordId) {
-        this.states.get(key)!.latest = undefined;
+      if (key !== except?.toString() && recordDocAddress(uri)?.recordId === recordId) {
+        state.tenant = undefined;
         events.push({ type, uri });
       }
     }
@@ -108,31 +150,30 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       const bytes = await this.schemaBytes();
       return { type: vscode.FileType.File, ctime: this.schemaMtime, mtime: this.schemaMtime, size: bytes.byteLength, permissions: vscode.FilePermission.Readonly };
     }
+    // A record's folder exists as long as the document does (VS Code looks for it before writing a file it cannot
+    // stat, and would try to create it).
+    if (isRecordFolderUri(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const address = this.address(uri);
     const state = this.state(uri);
-    const base = state.base;
+    // VS Code stats once right after writeFile: that stat is of the text it just saved (the reload comes after).
+    const saved = state.saved;
+    state.saved = undefined;
+    if (saved) return { type: vscode.FileType.File, ctime: saved.mtime, ...saved };
     let modifiedOn: string | null | undefined;
-    if (base) {
-      // One small read says whether the record changed since the editor read it.
-      modifiedOn = await this.client().recordEdits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err));
-      if (modifiedOn === base.opened.modifiedOn) return fileStat(base);
+    if (state.base) {
+      // One small read says whether the record changed since the tenant's version was read.
+      modifiedOn = await this.client(address).recordEdits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err));
+      if (state.tenant && modifiedOn === state.tenant.opened.modifiedOn) return fileStat(state.tenant);
     }
-    // A version read moments ago is served only if it is the one the tenant holds now: an edit made within those
-    // moments (another client's save) must show as newer, or VS Code saves over it.
-    const latest = await this.latest(uri, address, modifiedOn);
-    const stat = fileStat(latest);
-    // Never the size the editor read for a newer version: VS Code would take the two as the same file.
-    if (base && latest.mtime !== base.mtime && stat.size === base.bytes.byteLength) stat.size++;
-    return stat;
+    return fileStat(await this.latest(uri, address, modifiedOn));
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     if (isRecordSchemaUri(uri)) return this.schemaBytes();
     const latest = await this.latest(uri, this.address(uri));
-    // A read while the editor holds unsaved edits is not the editor's own (VS Code reloads only a clean document; a
-    // revert marks it clean first): it is the "in file" side of a conflict's Compare. The edits were made on the
-    // version the editor read, which stays their base; else its older read-only section would count as an edit and
-    // the user's Overwrite would be refused.
+    // VS Code reads for its editor only while the document is clean (open, reload; a revert marks it clean first):
+    // that read is the editor's new base. A read while the editor holds unsaved edits is the other side of a
+    // conflict's Compare: the edits stay based on the version they were made on.
     const state = this.state(uri);
     const editing = vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === uri.toString());
     if (!(editing && state.base)) state.base = latest;
@@ -140,15 +181,16 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   }
 
   /**
-   * Saves the editor's text: refused with the reason when the text has problems; otherwise what changed against the
-   * version the editor read goes as one update, and the record is read again as the new base.
+   * Saves the editor's text: refused with the reason when the text has problems; otherwise every editable value where
+   * the text differs from the tenant's version goes as one update, and the record is read again.
    */
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     if (isRecordSchemaUri(uri)) throw vscode.FileSystemError.NoPermissions('The record schema is made from the tenant’s field definitions; it cannot be saved.');
     const address = this.address(uri);
     const state = this.state(uri);
+    const edits = this.client(address).recordEdits;
     const base = state.base ?? (await this.latest(uri, address));
-    const edits = this.client().recordEdits;
+    const title = base.opened.document.title || address.recordId;
     const model = await edits.tenantModel();
     const text = decoder.decode(content);
     const problems = this.problemsOf(text, base.opened.document, model);
@@ -156,35 +198,45 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       const errors = problems.filter((p) => p.severity === 'error');
       const shown = errors.slice(0, 3).map((p) => formatProblem(p).replace(/\.$/, '')).join(' · ');
       const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-      throw vscode.FileSystemError.Unavailable(`Not saved: the record has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}: ${shown}${more}. Fix ${errors.length === 1 ? 'it' : 'them'} (see the Problems view) and save again; nothing was sent.`);
+      this.refused(`“${title}” was not saved: ${shown}${more}. Fix ${errors.length === 1 ? 'it' : 'them'} and save again; nothing was sent.`, ['Show Problems']);
+      throw vscode.FileSystemError.Unavailable(`Not saved: ${errors.length === 1 ? 'a problem' : `${errors.length} problems`} in the record`);
     }
     const after = parseDocument(text).doc!;
-    const changes = diffDocuments(base.opened.document, after, model.definitions);
-    changes.baseModifiedOn = base.opened.modifiedOn;
+    // VS Code compared mtimes just before calling this; a change made between its stat and now is caught here.
+    const now = await edits.modifiedOn(address.recordId).catch((err: unknown) => {
+      if ((err as { status?: unknown } | null)?.status === 404) this.deletedOnSave(uri, state, title);
+      return this.fail(uri, err);
+    });
+    // The version the update is computed against: the one the edit started from, or, after a conflict, the newer one
+    // VS Code showed and the user chose to overwrite. Then the tenant ends up holding exactly the text.
+    const against = now === base.opened.modifiedOn ? base : now === state.tenant?.opened.modifiedOn ? state.tenant : undefined;
+    if (!against) {
+      state.tenant = undefined;
+      this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+      this.refused(`“${title}” was not saved: it changed on the tenant a moment ago (modified ${now ?? 'just now'}). Nothing was sent; save again to compare or overwrite.`);
+      throw vscode.FileSystemError.Unavailable('Not saved: the record changed on the tenant');
+    }
+    const changes = diffDocuments(against.opened.document, after, model.definitions);
+    changes.baseModifiedOn = against.opened.modifiedOn;
     if (!isEmptyChangeSet(changes)) {
-      // VS Code compared mtimes just before calling this; a change made between its stat and now is caught here.
-      // A version the user has already seen (stat reported it, they chose Overwrite) is overwritten.
-      const now = await edits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err));
-      if (now !== base.opened.modifiedOn && now !== state.latest?.opened.modifiedOn) {
-        state.latest = undefined;
-        this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-        throw vscode.FileSystemError.Unavailable(`Not saved: the record changed on the tenant a moment ago (modified ${now ?? 'just now'}). Nothing was sent; save again to compare or overwrite.`);
-      }
       try {
         await edits.apply(changes);
       } catch (err) {
+        const reason = this.log.scrub(inWords(err));
         this.log.warn(`Saving record ${address.recordId}: ${this.log.scrub(err instanceof Error ? err.message : String(err))}`);
-        throw vscode.FileSystemError.Unavailable(`Not saved: ${this.log.scrub(inWords(err))}`);
+        this.refused(`“${title}” was not saved: ${reason}`);
+        throw vscode.FileSystemError.Unavailable('Not saved: the tenant refused the change');
       }
       this.log.info(`Saved record ${address.recordId}: ${changes.fields.length} field value(s)${changes.status ? ', status' : ''}${changes.title ? ', title' : ''}${changes.addClassifications.length + changes.removeClassifications.length ? ', classifications' : ''}`);
     }
-    // The new base is the record as the service now holds it (its new modifiedOn; VS Code stats it right after). The
-    // editor keeps the text just saved, with the read-only section as it was read: that is what the next check and
-    // save compare with, so the older dates there are not taken for an edit.
-    const fresh = served(await edits.open(address.recordId));
-    fresh.opened = { ...fresh.opened, document: { ...fresh.opened.document, readOnly: after.readOnly } };
-    state.base = state.latest = fresh;
-    this.saved.fire({ recordId: address.recordId, changes, sent: !isEmptyChangeSet(changes) });
+    // The tenant's version after the update; the editor reloads it once VS Code has finished the save (see the
+    // constructor). Until then its text is what it saved, based on the new version with the read-only section it shows.
+    const fresh = await edits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
+    state.base = served({ ...fresh, document: { ...fresh.document, readOnly: after.readOnly }, text }, content.byteLength);
+    state.saved = { mtime: state.base.mtime, size: content.byteLength };
+    state.reload = true;
+    state.tenant = this.sized(state, fresh, text);
+    this.saved.fire({ uri, recordId: address.recordId, changes, sent: !isEmptyChangeSet(changes), document: fresh.document, modifiedOn: fresh.modifiedOn });
   }
 
   /** Problems of a record document's text against the version it was read from (syntax, definitions, read-only parts). */
@@ -202,11 +254,48 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   /** The record as the tenant holds it; one read moments ago is reused unless `modifiedOn` (known newer) says it is stale. */
   private async latest(uri: vscode.Uri, address: RecordDocAddress, modifiedOn?: string | null): Promise<Served> {
     const state = this.state(uri);
-    const recent = state.latest && Date.now() - state.latest.readAt < FRESH_MS ? state.latest : undefined;
+    const recent = state.tenant && Date.now() - state.tenant.readAt < FRESH_MS ? state.tenant : undefined;
     if (recent && (modifiedOn === undefined || recent.opened.modifiedOn === modifiedOn)) return recent;
     const opened = await this.client(address).recordEdits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
-    state.latest = served(opened);
-    return state.latest;
+    state.tenant = this.sized(state, opened);
+    return state.tenant;
+  }
+
+  /**
+   * A version as served, with a size VS Code does not mistake for what its editor holds: VS Code takes a file as
+   * unchanged when its size is the same, so a newer version (or, after a save, the tenant's text where the editor
+   * holds the text it saved) of the same length reports one byte more.
+   */
+  private sized(state: DocState, opened: OpenedRecord, heldText?: string): Served {
+    const s = served(opened);
+    const held = state.saved ?? (state.base ? { mtime: state.base.mtime, size: state.base.size } : undefined);
+    if (held && s.size === held.size && (s.mtime !== held.mtime || (heldText !== undefined && heldText !== opened.text))) s.size++;
+    return s;
+  }
+
+  /** Shows why a save was refused, in the extension's words (VS Code's own notice of the failed write stays short). */
+  private refused(message: string, actions: string[] = []): void {
+    void vscode.window.showErrorMessage(message, ...actions).then((choice) => {
+      if (choice === 'Show Problems') void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
+  }
+
+  /** A save of a record deleted on the tenant: said so, with what the user can do with the text they hold. */
+  private deletedOnSave(uri: vscode.Uri, state: DocState, title: string): never {
+    state.tenant = undefined;
+    this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+    const saveAs = 'Save As…';
+    const close = 'Close Without Saving';
+    void vscode.window
+      .showErrorMessage(`“${title}” was deleted on the tenant, so it cannot be saved there; nothing was sent. Keep your text in a local file with Save As…, or close it.`, saveAs, close)
+      .then(async (choice) => {
+        if (!choice) return;
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        if (!doc) return;
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand(choice === saveAs ? 'workbench.action.files.saveAs' : 'workbench.action.revertAndCloseActiveEditor');
+      });
+    throw vscode.FileSystemError.Unavailable('Not saved: the record was deleted on the tenant');
   }
 
   private async schemaBytes(): Promise<Uint8Array> {
@@ -262,11 +351,12 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   }
 }
 
-function served(opened: OpenedRecord): Served {
+function served(opened: OpenedRecord, size?: number): Served {
   const mtime = opened.modifiedOn ? Date.parse(opened.modifiedOn) || 0 : 0;
-  return { opened, bytes: encoder.encode(opened.text), mtime, readAt: Date.now() };
+  const bytes = encoder.encode(opened.text);
+  return { opened, bytes, mtime, size: size ?? bytes.byteLength, readAt: Date.now() };
 }
 
 function fileStat(s: Served): vscode.FileStat {
-  return { type: vscode.FileType.File, ctime: s.mtime, mtime: s.mtime, size: s.bytes.byteLength };
+  return { type: vscode.FileType.File, ctime: s.mtime, mtime: s.mtime, size: s.size };
 }

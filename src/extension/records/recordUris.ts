@@ -29,6 +29,13 @@ export function recordDocAddress(uri: vscode.Uri): RecordDocAddress | undefined 
   return { connectionId: decodeSegment(parts[0]), recordId: parts[2] };
 }
 
+/** A record document's folder (`dam:/<connection id>/records/<record id>`). */
+export function isRecordFolderUri(uri: vscode.Uri): boolean {
+  if (uri.scheme !== DAM_SCHEME) return false;
+  const parts = uri.path.split('/').filter(Boolean);
+  return parts.length === 3 && parts[1] === 'records' && /^[0-9a-f]{32}$/.test(parts[2]);
+}
+
 export function isRecordSchemaUri(uri: vscode.Uri): boolean {
   return uri.scheme === DAM_SCHEME && uri.path === RECORD_SCHEMA_URI.path;
 }

@@ -17,7 +17,7 @@ import { registerCommand } from '../registration';
 import type * as RecordsModuleExports from './module.js';
 import type { RecordsModule } from './module.js';
 import type { BulkSource } from './bulkUpdate';
-import { isRecordSchemaUri, recordDocAddress, recordDocUri } from './recordUris';
+import { isRecordFolderUri, isRecordSchemaUri, recordDocAddress, recordDocUri } from './recordUris';
 import { targetsOfArgs, type RecordTarget } from './targets';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -71,7 +71,7 @@ export class RecordsFeature implements DamFsPart, vscode.Disposable {
   }
 
   owns(uri: vscode.Uri): boolean {
-    return isRecordSchemaUri(uri) || recordDocAddress(uri) !== undefined;
+    return isRecordSchemaUri(uri) || isRecordFolderUri(uri) || recordDocAddress(uri) !== undefined;
   }
 
   stat(uri: vscode.Uri): Promise<vscode.FileStat> {

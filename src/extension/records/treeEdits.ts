@@ -82,13 +82,23 @@ export class TreeEdits {
     return chosen;
   }
 
-  /** Adds the records to a classification picked by name path; the classification, or undefined. */
-  async addToClassification(targets: RecordTarget[], to?: PickedClassification): Promise<PickedClassification | undefined> {
+  /**
+   * Adds the records to a classification picked by name path; the classification, or undefined. A notification says
+   * what was done and offers Undo, which takes out again only the records this added (not those already there).
+   */
+  async addToClassification(targets: RecordTarget[], to?: PickedClassification, options: { notify?: boolean } = {}): Promise<PickedClassification | undefined> {
     if (targets.length === 0) return undefined;
     const target = to ?? (await pickClassification(this.client, { title: `Add ${targets.length === 1 ? `“${targets[0].title}”` : count(targets.length, 'record')} to a classification` }));
     if (!target) return undefined;
-    await this.applyEach(targets, (t) => ({ ...emptyChangeSet(t.id, t.title), addClassifications: [target.id] }));
-    for (const t of targets) this.provider.addRecord(t.row ?? { id: t.id, title: t.title, status: t.status }, target.id);
+    const name = await this.nameOf(target);
+    const added = await this.byMembership(targets, target.id, false);
+    if (added.length === 0) {
+      if (options.notify !== false) void vscode.window.showInformationMessage(`${what(targets)} ${targets.length === 1 ? 'is' : 'are'} already in ${name}.`);
+      return target;
+    }
+    await this.applyEach(added, (t) => ({ ...emptyChangeSet(t.id, t.title), addClassifications: [target.id] }));
+    for (const t of added) this.provider.addRecord(t.row ?? { id: t.id, title: t.title, status: t.status }, target.id);
+    if (options.notify !== false) this.offerUndo(`Added ${what(added)} to ${name}.`, () => this.removeFromClassification(added, { ...target, namePath: name }, { notify: false }));
     return target;
   }
 
@@ -96,7 +106,7 @@ export class TreeEdits {
    * Removes the records from a classification: the one their rows sit under, else one picked among the first
    * record's classifications. The classification, or undefined.
    */
-  async removeFromClassification(targets: RecordTarget[], from?: PickedClassification): Promise<PickedClassification | undefined> {
+  async removeFromClassification(targets: RecordTarget[], from?: PickedClassification, options: { notify?: boolean } = {}): Promise<PickedClassification | undefined> {
     if (targets.length === 0) return undefined;
     let source = from ?? (targets[0].classificationId ? { id: targets[0].classificationId, namePath: '' } : undefined);
     if (!source) {
@@ -114,8 +124,16 @@ export class TreeEdits {
       source = { id: pick.id, namePath: pick.label };
     }
     const { id } = source;
-    await this.applyEach(targets, (t) => ({ ...emptyChangeSet(t.id, t.title), removeClassifications: [id] }));
-    for (const t of targets) this.provider.removeRecord(t.id, id);
+    const name = await this.nameOf(source);
+    const removed = await this.byMembership(targets, id, true);
+    if (removed.length === 0) {
+      if (options.notify !== false) void vscode.window.showInformationMessage(`${what(targets)} ${targets.length === 1 ? 'is' : 'are'} not in ${name}.`);
+      return source;
+    }
+    await this.applyEach(removed, (t) => ({ ...emptyChangeSet(t.id, t.title), removeClassifications: [id] }));
+    for (const t of removed) this.provider.removeRecord(t.id, id);
+    const picked = { id, namePath: name };
+    if (options.notify !== false) this.offerUndo(`Removed ${what(removed)} from ${name}.`, () => this.addToClassification(removed, picked, { notify: false }));
     return source;
   }
 
@@ -159,6 +177,33 @@ export class TreeEdits {
     return chosen;
   }
 
+  /** A classification's name path for messages (looked up once when only its id is known). */
+  private async nameOf(c: PickedClassification): Promise<string> {
+    if (c.namePath) return c.namePath;
+    const found = await this.client.recordEdits.classification(c.id).catch(() => null);
+    return found?.namePath || c.id;
+  }
+
+  /** The targets that are (`inIt`) or are not in a classification now, read from the tenant. */
+  private async byMembership(targets: RecordTarget[], classificationId: string, inIt: boolean): Promise<RecordTarget[]> {
+    const key = classificationId.replace(/-/g, '').toLowerCase();
+    const held = await Promise.all(targets.map((t) => this.client.recordEdits.readRecord(t.id, { fields: [], files: false }).then((r) => (r.classifications ?? []).some((c) => c.id === key))));
+    return targets.filter((_, i) => held[i] === inIt);
+  }
+
+  /** A notification of what an edit did, with Undo (which says when it is done). */
+  private offerUndo(message: string, undo: () => Promise<unknown>): void {
+    void vscode.window.showInformationMessage(message, 'Undo').then(async (choice) => {
+      if (choice !== 'Undo') return;
+      try {
+        await undo();
+        vscode.window.setStatusBarMessage(`Undone: ${message}`, 5000);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Could not undo (${message.replace(/\.$/, '')}): ${errorText(err)}`);
+      }
+    });
+  }
+
   /** One change set per record, each applied as one update; rows redraw with their new modification date. */
   private async applyEach(targets: RecordTarget[], changeOf: (t: RecordTarget) => ChangeSet, rowChange: Partial<RecordRow> = {}): Promise<void> {
     const edits = this.client.recordEdits;
@@ -176,6 +221,10 @@ export class TreeEdits {
     }
     if (failed.length) throw new Error(`${failed.length === targets.length ? 'Nothing was changed' : `${count(failed.length, 'record')} not changed`}: ${failed.join('; ')}`);
   }
+}
+
+function what(targets: RecordTarget[]): string {
+  return targets.length === 1 ? `“${targets[0].title}”` : count(targets.length, 'record');
 }
 
 function errorText(err: unknown): string {

@@ -206,6 +206,129 @@ describe('Records in VS Code', function () {
     assert.deepEqual(dam.records.load().documents.problemsOf(doc.getText(), dam.records.load().documents.baseOf(doc.uri)!, model).map((p) => p.message), []);
   });
 
+  // The document's versions (STYLE.md principle 15): base (what the text started from), tenant (what the tenant holds
+  // now) and the text; each transition below leaves the editor showing what the tenant holds.
+  describe('the version model of a record document', () => {
+    /** Another client's update of some fields (by name, document values). */
+    async function theirs(id: string, values: Record<string, unknown>): Promise<void> {
+      const edits = dam.connections.session!.client.recordEdits;
+      const { definitions } = await edits.tenantModel();
+      const now = (await edits.open(id)).document;
+      const fields = Object.entries(values).map(([name, after]) => {
+        const def = definitions.find((d) => d.name === name)!;
+        return { field: def.name, fieldId: def.id, dataType: def.dataType, before: now.fields[name], after };
+      });
+      await edits.apply({ recordId: id, fields, addClassifications: [], removeClassifications: [] });
+    }
+
+    /** Saves as a person does (the editor's Save, with VS Code's conflict check); the refusals writeFile threw. */
+    async function save(doc: vscode.TextDocument): Promise<string[]> {
+      const documents = dam.records.load().documents;
+      const write = documents.writeFile.bind(documents);
+      const refusals: string[] = [];
+      documents.writeFile = (uri, content) => write(uri, content).catch((err: Error) => {
+        refusals.push(err.message);
+        throw err;
+      });
+      try {
+        await vscode.window.showTextDocument(doc);
+        const saved = await doc.save();
+        if (!saved && !refusals.length) refusals.push('not saved');
+      } finally {
+        documents.writeFile = write;
+      }
+      return refusals;
+    }
+
+    const shownModifiedOn = (doc: vscode.TextDocument) => parse(doc.getText()).readOnly.modifiedOn;
+
+    it('after a save the text, the tree row and a reopen show what the tenant holds', async () => {
+      const id = await someRecordId('ContentType = Document');
+      const edits = dam.connections.session!.client.recordEdits;
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!.document;
+      const read = shownModifiedOn(doc);
+      const title = `Saved title ${Date.now()}`;
+      await setLine(doc, 'title', JSON.stringify(title));
+      const rows: string[] = [];
+      const sub = dam.explorer.provider.onDidChangeTreeData((n) => {
+        if (n && !Array.isArray(n) && (n as ExplorerNode).kind === 'record' && (n as Rec).id === id) rows.push((n as Rec).record.title ?? '');
+      });
+      try {
+        assert.deepEqual(await save(doc), []);
+        const tenant = (await edits.open(id)).document;
+        assert.equal(tenant.title, title);
+        assert.notEqual(tenant.readOnly.modifiedOn, read);
+        // The editor reloads the record as the tenant holds it: its new dates, the same text a new read prints.
+        await until('the editor showing the tenant’s version', () => shownModifiedOn(doc) === tenant.readOnly.modifiedOn && !doc.isDirty);
+        assert.equal(doc.getText(), (await edits.open(id)).text);
+        assert.equal(dam.records.load().documents.baseOf(doc.uri)?.readOnly.modifiedOn, tenant.readOnly.modifiedOn);
+        // The tree's rows of the record were told its new title (redrawn from the change, nothing read again).
+        if (rows.length) assert.equal(rows[rows.length - 1], title);
+      } finally {
+        sub.dispose();
+      }
+    });
+
+    it('Revert after a save resets the base: the read-only section is no edit and the next save goes through', async () => {
+      const id = await someRecordId('ContentType = Document');
+      const edits = dam.connections.session!.client.recordEdits;
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!.document;
+      await setLine(doc, 'Photographer', JSON.stringify(`First ${Date.now()}`));
+      assert.deepEqual(await save(doc), []);
+      await setLine(doc, 'Photographer', '"Not kept"');
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await until('the revert', () => !doc.isDirty);
+      const tenant = (await edits.open(id)).document;
+      assert.equal(shownModifiedOn(doc), tenant.readOnly.modifiedOn, 'the reverted text is not the tenant’s version');
+      assert.equal(dam.records.load().documents.baseOf(doc.uri)?.readOnly.modifiedOn, tenant.readOnly.modifiedOn, 'base and tenant drifted apart');
+      const problems = await dam.records.load().diagnostics.check(doc);
+      assert.deepEqual(problems.map((p) => p.message), []);
+      const second = `Second ${Date.now()}`;
+      await setLine(doc, 'Photographer', JSON.stringify(second));
+      assert.deepEqual(await save(doc), []);
+      assert.equal((await edits.open(id)).document.fields.Photographer, second);
+    });
+
+    it('Overwrite after a conflict writes exactly what the editor shows', async () => {
+      const id = await someRecordId('ContentType = Document');
+      const edits = dam.connections.session!.client.recordEdits;
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!.document;
+      const mine = parse(doc.getText()).fields;
+      await setLine(doc, 'Photographer', '"Mine"');
+      // Another client changes two other fields meanwhile.
+      await theirs(id, { PublicationDate: '2030-01-02', Keywords: ['theirs-one', 'theirs-two'] });
+      assert.deepEqual(await save(doc), ['not saved'], 'saved over the newer version without asking');
+      // The user chose their version (VS Code's "Use your changes and overwrite" writes without the mtime check).
+      await vscode.workspace.fs.writeFile(doc.uri, new TextEncoder().encode(doc.getText()));
+      const tenant = (await edits.open(id)).document;
+      assert.deepEqual(tenant.fields, { ...mine, Photographer: 'Mine' }, 'the tenant does not hold what the editor shows');
+    });
+
+    it('a save of a record deleted on the tenant says so and sends nothing', async () => {
+      const client = dam.connections.session!.client;
+      const { token } = await client.uploads.upload({ filename: 'gone.txt', data: new TextEncoder().encode('gone') });
+      const created = await client.files.createRecordFromUpload({ token, filename: 'gone.txt', title: `e2e gone ${Date.now()}`, contentType: 'Document' });
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', created.id))!.document;
+      await setLine(doc, 'Photographer', '"Too late"');
+      await client.recordEdits.delete(created.id);
+      const refusals = await save(doc);
+      assert.ok(refusals.some((r) => /deleted on the tenant/.test(r)), `the refusal: ${refusals.join('; ')}`);
+      assert.ok(doc.isDirty, 'the text was lost');
+    });
+
+    it('a closed record document leaves no problems behind', async () => {
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', await someRecordId()))!.document;
+      await setLine(doc, 'PublicationDate', '"next Tuesday"');
+      await until('the problem in the editor', () => vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'DAM record'));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await until('no problems left', () => !vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === 'DAM record'));
+      // The check the revert's change scheduled finds nothing to show for a document no tab shows.
+      assert.deepEqual(await dam.records.load().diagnostics.check(doc), []);
+      assert.deepEqual(vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'DAM record').map((d) => d.message), []);
+    });
+  });
+
   it('changes status, classifies by a drop and deletes from the tree, redrawing only those rows', async () => {
     const provider = dam.explorer.provider;
     const client = dam.connections.session!.client;

@@ -88,6 +88,17 @@ describe('record documents', () => {
     assert.equal(printDocument(parsed.doc!), text);
   });
 
+  it('prints the languages of a localized field in one order, whatever order the tenant lists them in', () => {
+    const withLanguages = (order: string[]): RecordSource => ({
+      ...record,
+      fields: [{ id: id(1), localizedValues: order.map((languageId) => ({ languageId, value: `text ${languageId.slice(0, 4)}` })) }],
+    });
+    const DE = languages[2].id;
+    const texts = [[EN, DE, NEUTRAL], [NEUTRAL, DE, EN], [DE, NEUTRAL, EN]].map((order) => printDocument(recordToDocument(withLanguages(order), definitions, [], languages)));
+    assert.equal(new Set(texts).size, 1, texts.join('\n---\n'));
+    assert.deepEqual(Object.keys(recordToDocument(withLanguages([EN, DE, NEUTRAL]), definitions, [], languages).fields.Description as object), ['neutral', 'de-DE', 'en-US']);
+  });
+
   it('broken text is a problem with line and column, and no document', () => {
     const parsed = parseDocument('{\n  "id": "x",\n  "title": "a"\n  "status": "Draft"\n}');
     assert.equal(parsed.doc, undefined);
