@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { ApiError, ErrorBodySchema, NetworkError, ResponseShapeError, excerpt, redact } from './errors';
 import { RequestPacer, abortableSleep, type PacingOptions } from './pacing';
+import { agentFor } from './agents';
 
 // The one abortable sleep (pacing.ts holds it, as this module imports that one); callers keep importing it from here.
 export { abortableSleep };
@@ -159,9 +160,18 @@ export function retryDelay(attempt: number, retryAfterMs: number | undefined, po
 
 
 let defaultFetch: Promise<FetchLike> | undefined;
-/** node-fetch 3 is ESM-only, so it is loaded on first use rather than at import time. */
+/**
+ * node-fetch 3 is ESM-only, so it is loaded on first use rather than at import time. Its requests go through the
+ * keep-alive pools of agents.ts. The explicit `Connection: keep-alive` is for VS Code's extension host: its proxy
+ * support wraps every request in an agent of its own that does not keep alive, so Node would send
+ * `Connection: close` and the server would end each connection after one answer; with the header the socket goes
+ * back to the keep-alive pool the wrapper hands the request to.
+ */
 function loadDefaultFetch(): Promise<FetchLike> {
-  defaultFetch ??= import('node-fetch').then((m) => m.default as unknown as FetchLike);
+  defaultFetch ??= import('node-fetch').then((m) => {
+    const nodeFetch = m.default as unknown as (url: string, init: FetchInitLike & { agent: typeof agentFor }) => Promise<FetchResponseLike>;
+    return (url, init) => nodeFetch(url, { ...init, headers: { Connection: 'keep-alive', ...init.headers }, agent: agentFor });
+  });
   return defaultFetch;
 }
 
