@@ -39,7 +39,7 @@ describe('Connections kept alive', function () {
     const http = dam.connections.session!.client.http;
     connections = 0;
     for (let i = 0; i < 10; i++) {
-      const res = await http.request({ url: `http://127.0.0.1:${address.port}/supportedVersions`, auth: false, apiVersion: false });
+      const res: { status: number } = await http.request({ url: `http://127.0.0.1:${address.port}/supportedVersions`, auth: false, apiVersion: false });
       assert.equal(res.status, 200);
     }
     assert.equal(connections, 1, `10 requests opened ${connections} connections`);
