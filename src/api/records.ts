@@ -175,14 +175,22 @@ export class RecordEditsApi {
   }
 
   private async readModel(signal?: AbortSignal): Promise<TenantModel> {
+    // The languages are asked for beside the definitions, not after them: a tenant far away answers both in one
+    // round trip, and the first Open Record of a session waits for this.
+    const langs = this.http.request({ path: '/languages', query: { pageSize: 1000 }, accept: HAL_JSON, schema: LanguagePage, signal });
     const definitions: FieldDefinitionInfo[] = [];
-    for (let page = 1; ; page++) {
-      const res = await this.http.request({ path: '/fielddefinitions', query: { page, pageSize: 1000 }, accept: HAL_JSON, schema: DefinitionPage, signal });
-      definitions.push(...res.data.items.map(definitionInfo));
-      if (!res.data.items.length || definitions.length >= (res.data.totalCount ?? 0)) break;
+    try {
+      for (let page = 1; ; page++) {
+        const res = await this.http.request({ path: '/fielddefinitions', query: { page, pageSize: 1000 }, accept: HAL_JSON, schema: DefinitionPage, signal });
+        definitions.push(...res.data.items.map(definitionInfo));
+        if (!res.data.items.length || definitions.length >= (res.data.totalCount ?? 0)) break;
+      }
+    } catch (err) {
+      // The languages' answer is not awaited now: keep its failure from being reported as unhandled.
+      langs.catch(() => undefined);
+      throw err;
     }
-    const langs = await this.http.request({ path: '/languages', query: { pageSize: 1000 }, accept: HAL_JSON, schema: LanguagePage, signal });
-    const languages = langs.data.items.map((l) => ({ id: guidKey(l.id), culture: l.culture ?? '', name: l.name ?? undefined }));
+    const languages = (await langs).data.items.map((l) => ({ id: guidKey(l.id), culture: l.culture ?? '', name: l.name ?? undefined }));
     return { definitions, languages };
   }
 

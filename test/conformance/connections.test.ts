@@ -2,6 +2,7 @@
 // emulator, not N (across the internet each new one pays a TCP and a TLS handshake, more than the request itself).
 // Counted on the emulator's own server, as every connection a client opens arrives there.
 import { strict as assert } from 'node:assert';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server';
 import { DamClient } from '../../src/api/client';
@@ -15,6 +16,8 @@ describe('connections the client opens', function () {
   let emulator: RunningEmulator;
   let connections = 0;
   let requests = 0;
+  /** `start GET /path` and `end GET /path`, in the order the server saw them. */
+  let order: string[] = [];
   const open = new Set<Socket>();
 
   before(async () => {
@@ -24,7 +27,12 @@ describe('connections the client opens', function () {
       open.add(socket);
       socket.on('close', () => open.delete(socket));
     });
-    emulator.server.on('request', () => requests++);
+    emulator.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      requests++;
+      const what = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+      order.push(`start ${what}`);
+      res.on('finish', () => order.push(`end ${what}`));
+    });
   });
   after(async () => {
     await emulator?.close();
@@ -34,6 +42,7 @@ describe('connections the client opens', function () {
     httpAgent.destroy();
     connections = 0;
     requests = 0;
+    order = [];
   });
 
   it('twenty requests one after another, the token request included, go over one connection', async () => {
@@ -55,5 +64,29 @@ describe('connections the client opens', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.ok(requests >= 3, `${requests} requests`);
     assert.equal(connections, 1, `${requests} requests opened ${connections} connections`);
+  });
+
+  it('the tenant model (definitions and languages) is asked for in one round trip, not two one after another', async () => {
+    // What the client sent and when each answer came, seen from the client's side of the wire.
+    const sent: string[] = [];
+    const client = new DamClient({
+      profile: emulatorProfile(emulator.url),
+      secrets: { clientSecret: EMULATOR_CLIENT.clientSecret, password: EMULATOR_CLIENT.password },
+      userAgent: USER_AGENT,
+      pacing: UNPACED,
+      fetch: async (url, init) => {
+        const what = new URL(url).pathname.replace(/^\/api\/core/, '');
+        sent.push(`send ${what}`);
+        const res = await fetch(url, init as RequestInit);
+        sent.push(`answer ${what}`);
+        return res;
+      },
+    });
+    await client.tokens.getToken();
+    sent.length = 0;
+    const model = await client.recordEdits.tenantModel();
+    assert.ok(model.definitions.length > 0 && model.languages.length > 0);
+    const beforeFirstAnswer = sent.slice(0, sent.findIndex((e) => e.startsWith('answer ')));
+    assert.deepEqual(beforeFirstAnswer.sort(), ['send /fielddefinitions', 'send /languages'], sent.join(', '));
   });
 });
