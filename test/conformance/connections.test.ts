@@ -89,4 +89,24 @@ describe('connections the client opens', function () {
     const beforeFirstAnswer = sent.slice(0, sent.findIndex((e) => e.startsWith('answer ')));
     assert.deepEqual(beforeFirstAnswer.sort(), ['send /fielddefinitions', 'send /languages'], sent.join(', '));
   });
+
+  it("a save's second modifiedOn check within moments is answered from the first, and never after the client's own write", async () => {
+    const client = new DamClient({
+      profile: emulatorProfile(emulator.url),
+      secrets: { clientSecret: EMULATOR_CLIENT.clientSecret, password: EMULATOR_CLIENT.password },
+      userAgent: USER_AGENT,
+      pacing: UNPACED,
+    });
+    const record = await client.records.create({ title: `round trips ${Date.now()}`, contentType: 'Document' });
+    const edits = client.recordEdits;
+    requests = 0;
+    const first = await edits.modifiedOn(record.id);
+    assert.equal(await edits.modifiedOn(record.id), first);
+    assert.equal(requests, 1, 'the second check went to the service');
+    await edits.apply({ recordId: record.id, status: { before: String(record.status), after: record.status === 'Released' ? 'Draft' : 'Released' }, fields: [], addClassifications: [], removeClassifications: [] });
+    requests = 0;
+    const after = await edits.modifiedOn(record.id);
+    assert.equal(requests, 1, 'the check after our own write was answered from before it');
+    assert.notEqual(after, first);
+  });
 });
