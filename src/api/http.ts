@@ -1,9 +1,12 @@
 // The one request function of the client: addresses per endpoint kind, the spec's headers, bearer
 // auth with one fresh-token retry on 401, pacing within the tenant's limits (pacing.ts), backoff on
 // 429/5xx, timeouts, and zod at the boundary.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { z } from 'zod';
+import { TENANT_LIMITS } from '../core/limits';
 import { ApiError, ErrorBodySchema, NetworkError, ResponseShapeError, excerpt, redact } from './errors';
 import { RequestPacer, abortableSleep, type PacingOptions } from './pacing';
+import { agentFor } from './agents';
 
 // The one abortable sleep (pacing.ts holds it, as this module imports that one); callers keep importing it from here.
 export { abortableSleep };
@@ -159,9 +162,18 @@ export function retryDelay(attempt: number, retryAfterMs: number | undefined, po
 
 
 let defaultFetch: Promise<FetchLike> | undefined;
-/** node-fetch 3 is ESM-only, so it is loaded on first use rather than at import time. */
+/**
+ * node-fetch 3 is ESM-only, so it is loaded on first use rather than at import time. Its requests go through the
+ * keep-alive pools of agents.ts. The explicit `Connection: keep-alive` is for VS Code's extension host: its proxy
+ * support wraps every request in an agent of its own that does not keep alive, so Node would send
+ * `Connection: close` and the server would end each connection after one answer; with the header the socket goes
+ * back to the keep-alive pool the wrapper hands the request to.
+ */
 function loadDefaultFetch(): Promise<FetchLike> {
-  defaultFetch ??= import('node-fetch').then((m) => m.default as unknown as FetchLike);
+  defaultFetch ??= import('node-fetch').then((m) => {
+    const nodeFetch = m.default as unknown as (url: string, init: FetchInitLike & { agent: typeof agentFor }) => Promise<FetchResponseLike>;
+    return (url, init) => nodeFetch(url, { ...init, headers: { Connection: 'keep-alive', ...init.headers }, agent: agentFor });
+  });
   return defaultFetch;
 }
 
@@ -181,22 +193,38 @@ export class HttpClient {
   private readonly random: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
+  /**
+   * The lane of decorations (badges, thumbnails: what rows show once they are there): at most a third of the
+   * tenant's rate and two in flight, taken on top of the connection's own turn, so decorations never crowd out the
+   * requests of rows, documents and the user's other integrations.
+   */
+  readonly decorationPacer: RequestPacer;
+  private readonly decorating = new AsyncLocalStorage<true>();
+
   constructor(private readonly options: HttpOptions) {
     this.endpoints = options.endpoints;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.random = options.random ?? Math.random;
     this.tokenProvider = options.tokenProvider;
     const sleeper = options.sleep;
+    const lane = { ratePerSecond: TENANT_LIMITS.rate / 3, maxInFlight: 2 };
     if (sleeper) {
       // An injected sleeper (tests) moves the pacer's clock too: a Retry-After it waited has passed for the pacer.
       let slept = 0;
       this.sleep = (ms, signal) => sleeper(ms, signal).then(() => void (slept += ms));
       const clock = { now: () => performance.now() + slept, sleep: this.sleep };
       this.pacer = options.pacing instanceof RequestPacer ? options.pacing : new RequestPacer(options.pacing, clock);
+      this.decorationPacer = new RequestPacer(lane, clock);
     } else {
       this.sleep = abortableSleep;
       this.pacer = options.pacing instanceof RequestPacer ? options.pacing : new RequestPacer(options.pacing);
+      this.decorationPacer = new RequestPacer(lane);
     }
+  }
+
+  /** Runs `work` with every request it sends (however deep) in the decoration lane. */
+  asDecoration<T>(work: () => Promise<T>): Promise<T> {
+    return this.decorating.run(true, work);
   }
 
   /** Settable after construction because token providers themselves use this client (with auth off). */
@@ -238,7 +266,7 @@ export class HttpClient {
       const token = provider ? await provider.getToken(spec.signal) : undefined;
       const headers = this.headersFor(spec, token, contentType);
       // The turn covers the attempt until its body is read; a retry's wait happens outside it.
-      const release = paced ? await this.pacer.acquire(spec.signal) : undefined;
+      const release = paced ? await this.turn(spec.signal) : undefined;
       let attemptBody: FetchInitLike['body'];
       try {
         attemptBody = spec.streamBody ? await spec.streamBody() : body;
@@ -302,6 +330,22 @@ export class HttpClient {
       }
       if (status >= 400) throw errorFrom(method, url, status, res.headers.get('content-type'), text ?? '', retryAfterMs);
       return { status, url, headers: res.headers, data: decode(spec, method, url, res, text, bytes) };
+    }
+  }
+
+  /** A turn of the connection's pacer, after one of the decoration lane for a decoration's request. */
+  private async turn(signal: AbortSignal | undefined): Promise<() => void> {
+    if (!this.decorating.getStore()) return this.pacer.acquire(signal);
+    const lane = await this.decorationPacer.acquire(signal);
+    try {
+      const own = await this.pacer.acquire(signal);
+      return () => {
+        own();
+        lane();
+      };
+    } catch (err) {
+      lane();
+      throw err;
     }
   }
 

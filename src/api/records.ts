@@ -168,8 +168,13 @@ export function recordSourceOf(body: RecordBody, createdBy?: string | null, modi
   };
 }
 
+/** How long a `modifiedOn` answer stands for the record's state now (RecordEditsApi.modifiedOn). */
+export const MODIFIED_ON_REUSE_MS = 1000;
+
 export class RecordEditsApi {
   private model?: Promise<TenantModel>;
+  /** The last `modifiedOn` read of each record and when it was asked for (performance.now()). */
+  private readonly recentModifiedOn = new Map<string, { value: string | null; at: number }>();
   /** Classifications by lower-cased id and by name path, as looked up. */
   private readonly classificationCache = new Map<string, ClassificationRef | null>();
 
@@ -179,6 +184,7 @@ export class RecordEditsApi {
   invalidate(): void {
     this.model = undefined;
     this.classificationCache.clear();
+    this.recentModifiedOn.clear();
   }
 
   /** Field definitions (all pages) and languages, read once. */
@@ -191,14 +197,22 @@ export class RecordEditsApi {
   }
 
   private async readModel(signal?: AbortSignal): Promise<TenantModel> {
+    // The languages are asked for beside the definitions, not after them: a tenant far away answers both in one
+    // round trip, and the first Open Record of a session waits for this.
+    const langs = this.http.request({ path: '/languages', query: { pageSize: 1000 }, accept: HAL_JSON, schema: LanguagePage, signal });
     const definitions: FieldDefinitionInfo[] = [];
-    for (let page = 1; ; page++) {
-      const res = await this.http.request({ path: '/fielddefinitions', query: { page, pageSize: 1000 }, accept: HAL_JSON, schema: DefinitionPage, signal });
-      definitions.push(...res.data.items.map(definitionInfo));
-      if (!res.data.items.length || definitions.length >= (res.data.totalCount ?? 0)) break;
+    try {
+      for (let page = 1; ; page++) {
+        const res = await this.http.request({ path: '/fielddefinitions', query: { page, pageSize: 1000 }, accept: HAL_JSON, schema: DefinitionPage, signal });
+        definitions.push(...res.data.items.map(definitionInfo));
+        if (!res.data.items.length || definitions.length >= (res.data.totalCount ?? 0)) break;
+      }
+    } catch (err) {
+      // The languages' answer is not awaited now: keep its failure from being reported as unhandled.
+      langs.catch(() => undefined);
+      throw err;
     }
-    const langs = await this.http.request({ path: '/languages', query: { pageSize: 1000 }, accept: HAL_JSON, schema: LanguagePage, signal });
-    const languages = langs.data.items.map((l) => ({ id: guidKey(l.id), culture: l.culture ?? '', name: l.name ?? undefined }));
+    const languages = (await langs).data.items.map((l) => ({ id: guidKey(l.id), culture: l.culture ?? '', name: l.name ?? undefined }));
     return { definitions, languages };
   }
 
@@ -280,17 +294,30 @@ export class RecordEditsApi {
   /** Sends one change set as ONE PUT /record/{id} (nothing when it is empty). */
   async apply(cs: ChangeSet, options: WriteOptions = {}): Promise<void> {
     if (isEmptyChangeSet(cs)) return;
+    this.recentModifiedOn.delete(guidKey(cs.recordId));
     const json = await this.bodyOf(cs, options.signal);
     await this.http.request({ method: 'PUT', path: `/record/${encodeURIComponent(guidKey(cs.recordId))}`, json, headers: options.headers, responseType: 'none', signal: options.signal });
   }
 
-  /** The record's `modifiedOn` now (one small read), to notice a change made since a document was read. */
+  /**
+   * The record's `modifiedOn` now (one small read), to notice a change made since a document was read. An answer
+   * this client got less than MODIFIED_ON_REUSE_MS ago is given again, unless it wrote the record since: a save
+   * asks twice within moments (VS Code's stat, then the check before the PUT), and across the internet the second
+   * read was one more round trip on the way to "saved" that could only repeat the first.
+   */
   async modifiedOn(id: string, signal?: AbortSignal): Promise<string | null> {
-    const res = await this.http.request({ path: `/record/${encodeURIComponent(guidKey(id))}`, accept: HAL_JSON, schema: RecordBody, signal });
-    return res.data.modifiedOn ?? null;
+    const key = guidKey(id);
+    const recent = this.recentModifiedOn.get(key);
+    if (recent && performance.now() - recent.at < MODIFIED_ON_REUSE_MS) return recent.value;
+    const at = performance.now();
+    const res = await this.http.request({ path: `/record/${encodeURIComponent(key)}`, accept: HAL_JSON, schema: RecordBody, signal });
+    const value = res.data.modifiedOn ?? null;
+    this.recentModifiedOn.set(key, { value, at });
+    return value;
   }
 
   async delete(id: string, options: WriteOptions = {}): Promise<void> {
+    this.recentModifiedOn.delete(guidKey(id));
     await this.http.request({ method: 'DELETE', path: `/record/${encodeURIComponent(guidKey(id))}`, headers: options.headers, responseType: 'none', signal: options.signal });
   }
 

@@ -2,6 +2,7 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { TokenService } from './auth';
 import { openBlobStore, type BlobStore } from './blobs';
 import type { Clock, EmulatorConfig, EmulatorContext, HeaderPolicy } from './context';
@@ -88,6 +89,8 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   url: string;
   port: number;
+  /** The listening HTTP server (tests count its connections). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -225,6 +228,9 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT,
     requestTimeout: 60_000,
     connectionTimeout: 60_000,
+    // Clients keep their connections (api/agents.ts closes an idle one after 30 s): the server holds an idle one
+    // longer, so it is always the client that closes and never a request that races the server's close.
+    keepAliveTimeout: 65_000,
     return503OnClosing: false,
     http: { maxHeaderSize: HEADER_LIMIT },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -457,6 +463,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return {
       url,
       port,
+      server: running.server,
       close() {
         closed ??= (async () => {
           await running.close();

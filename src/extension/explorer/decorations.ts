@@ -101,11 +101,14 @@ export class CheckDecorations implements vscode.FileDecorationProvider, vscode.D
         const client = this.connections.session?.client;
         if (!client || token?.isCancellationRequested) return null;
         const data = fileDataOf(client);
-        const latest = await data.latestVersion(recordId);
-        if (!latest) return null;
-        this.recordOfVersion.set(latest.id, recordId);
-        const results = await data.checkResults(latest.id);
-        return combineBadges(results.map((r) => resultBadge(r))) ?? null;
+        // In the decoration lane: badges never take more than a third of the tenant's rate, nor turns from rows.
+        return client.http.asDecoration(async () => {
+          const latest = await data.latestVersion(recordId);
+          if (!latest) return null;
+          this.recordOfVersion.set(latest.id, recordId);
+          const results = await data.checkResults(latest.id);
+          return combineBadges(results.map((r) => resultBadge(r))) ?? null;
+        });
       })
         .catch(() => null)
         .then((badge) => {

@@ -226,3 +226,29 @@ describe('retry timing', () => {
     );
   });
 });
+
+describe('the decoration lane', () => {
+  it('sends decorations within a lane of a third of the tenant’s rate, two at a time, and other requests outside it', async () => {
+    const { fetch } = transport(Array.from({ length: 40 }, () => ({ status: 200, body: '{}' })));
+    // What the lane held when each request went out.
+    const laneAtSend: number[] = [];
+    const lane = { of: undefined as HttpClient | undefined };
+    const http: HttpClient = new HttpClient({
+      endpoints: emulatorEndpoints('http://dam.test'),
+      userAgent: 'x',
+      tokenProvider: new CountingTokens(),
+      fetch: (url, init) => {
+        laneAtSend.push(lane.of!.decorationPacer.active);
+        return fetch(url, init);
+      },
+    });
+    lane.of = http;
+    assert.deepEqual(http.decorationPacer.options, { ratePerSecond: 5, maxInFlight: 2 });
+    await http.asDecoration(() => Promise.all(Array.from({ length: 6 }, (_, i) => http.request({ path: `/record/${i}/thumbnail` }))));
+    assert.equal(laneAtSend.length, 6);
+    assert.ok(laneAtSend.every((n) => n >= 1 && n <= 2), `lane at send: ${laneAtSend.join(', ')}`);
+    laneAtSend.length = 0;
+    await Promise.all(Array.from({ length: 4 }, (_, i) => http.request({ path: `/record/${i}` })));
+    assert.deepEqual(laneAtSend, [0, 0, 0, 0], 'a row’s request took a turn of the decoration lane');
+  });
+});
