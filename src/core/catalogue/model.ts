@@ -34,6 +34,8 @@ export interface RouteEntry {
   sources: readonly Source[];
   /** Where sources disagree: which one wins and why. */
   note?: string;
+  /** The emulator answers this route differently from a tenant, and why (the generated test reports it, pending). */
+  knownDifference?: string;
 }
 
 /** JSON types as a client's typed model reads them. `date-time` and `guid` are strings with a format. */
@@ -57,6 +59,8 @@ export interface MemberEntry {
   selectOnly?: boolean;
   sources: readonly Source[];
   note?: string;
+  /** The emulator answers this member differently from a tenant, and why (the generated test reports it, pending). */
+  knownDifference?: string;
 }
 
 export interface RelationEntry {
@@ -70,6 +74,8 @@ export interface RelationEntry {
   collection?: boolean;
   sources: readonly Source[];
   note?: string;
+  /** The emulator answers this relation differently from a tenant, and why (the generated test reports it, pending). */
+  knownDifference?: string;
 }
 
 export interface ResourceEntry {
@@ -80,6 +86,13 @@ export interface ResourceEntry {
   /** What a search expression may name on it (properties); fields are named by FieldName/FieldId/FieldLabel. */
   searchable?: readonly { property: string; sources: readonly Source[] }[];
   sources: readonly Source[];
+  /**
+   * Where an instance is read on the content API (relative to {core_url}): a path answering it, or a collection whose
+   * first item is one. `{record}`, `{fileversion}`, … stand for the id of a sample of that resource (a record with a
+   * master file). How the generated test and the probe reach a sample.
+   */
+  sample?: string;
+  note?: string;
 }
 
 export interface AnalyticsMemberEntry {
