@@ -27,9 +27,15 @@ export const resources: Record<string, ResourceEntry> = {
       ...members('id:guid createdOn:date-time modifiedOn:date-time tag:string?', [SPEC_REPR, sdkModel('Record')]),
       ...members('title:string? status:string contentType:string', [NOTES_CORE, sdkModel('Record')]),
       ...members(
-        'textContent:string?! hasImageOverlay:boolean! aiInfluenced:string!',
+        'textContent:string?! hasImageOverlay:boolean!',
         [NOTES_CORE, sdkModel('Record')],
         'The SDK types them on every record; the emulator shows them when selected (select-record: textContent), as the service does for its expensive attributes (spec: "Omitted expensive/rare attributes are hidden unless selected").',
+      ),
+      ...differs(
+        members('aiInfluenced:string!', [NOTES_CORE, sdkModel('Record')], 'The SDK model (from the service\'s OpenAPI document) types Unknown | No | Yes; it wins over the notes, which name the member only.'),
+        ['aiInfluenced'],
+        'Answered as a boolean: record writes and our own client (src/api/schemas.ts) take a boolean; changing the wire type needs both changed with it.',
+        (m) => m.name,
       ),
     ],
     relations: [
@@ -251,7 +257,8 @@ export const resources: Record<string, ResourceEntry> = {
     sample: 'collections',
     sources: [spec('What the service does, 1'), sdkModel('Collection'), SELECT_DOCS],
     members: [
-      ...members('id:guid name:string description:string? type:string ownerId:guid? isReadOnly:boolean? searchExpression:object? searchCriteria:object? createdOn:date-time modifiedOn:date-time', [sdkModel('Collection')]),
+      ...members('id:guid name:string description:string? type:string isReadOnly:boolean? searchExpression:object? searchCriteria:object? createdOn:date-time modifiedOn:date-time', [sdkModel('Collection')]),
+      ...differs(members('ownerId:guid?', [sdkModel('Collection')]), ['ownerId'], USER_ID_DIFF, (m) => m.name),
       ...members('tag:string?!', [sdkModel('Collection')]),
     ],
     relations: relations('records:record[] ownedby:user permissions:collectionpermissions comments:comment[] createdby:user modifiedby:user', [sdkModel('Collection')]),
@@ -261,7 +268,11 @@ export const resources: Record<string, ResourceEntry> = {
     name: 'watermark',
     sample: 'watermarks',
     sources: [spec('What the service does, 1'), sdkModel('Watermark')],
-    members: [...members('id:guid name:string position:string createdOn:date-time modifiedOn:date-time', [sdkModel('Watermark')]), ...members('tag:string?!', [sdkModel('Watermark')])],
+    members: [
+      ...members('id:guid name:string createdOn:date-time modifiedOn:date-time', [sdkModel('Watermark')]),
+      { ...members('position:string', [sdkModel('Watermark')])[0], default: 'middlecenter' },
+      ...members('tag:string?!', [sdkModel('Watermark')]),
+    ],
     relations: [...relations('image:image', [sdkModel('Watermark')]), ...audit('Watermark')],
   },
   rule: {
@@ -269,7 +280,9 @@ export const resources: Record<string, ResourceEntry> = {
     sample: 'rules',
     sources: [spec('What the service does, 1'), sdkModel('Rule')],
     members: [
-      ...members('id:guid name:string enabled:boolean expression:string includeDraftRecords:boolean isInternal:boolean target:string trigger:string version:integer createdOn:date-time modifiedOn:date-time', [sdkModel('Rule')]),
+      ...members('id:guid name:string enabled:boolean expression:string includeDraftRecords:boolean isInternal:boolean version:integer createdOn:date-time modifiedOn:date-time', [sdkModel('Rule')]),
+      { ...members('target:string', [sdkModel('Rule')])[0], default: 'Record' },
+      { ...members('trigger:string', [sdkModel('Rule')])[0], default: 'WhenSavedOrDeleted' },
       ...members('tag:string?!', [sdkModel('Rule')]),
     ],
     relations: [...relations('conditions:rulecondition[] actions:ruleaction[]', [sdkModel('Rule')]), ...audit('Rule')],

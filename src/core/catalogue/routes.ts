@@ -126,8 +126,8 @@ export const routes: RouteEntry[] = [
 
   // Configuration the spec lists
   core('GET', '/permissions', [spec('What the service does, 1'), sdkModule('permissions')], { resource: 'permission', collection: true }),
-  core('GET', '/watermarks', [spec('What the service does, 1'), CORE_DOCS], { resource: 'watermark', collection: true }),
-  core('GET', '/rules', [spec('What the service does, 1'), sdkModule('rules')], { resource: 'rule', collection: true }),
+  ...crud('watermarks', 'watermark', [spec('What the service does, 1'), DISCOVERY, CORE_DOCS]),
+  ...crud('rules', 'rule', [spec('What the service does, 1'), sdkModule('rules')]),
   core('GET', '/translations', [sdkModule('translations')], { collection: true }),
 
   // Collections (spec: a resource of the content API; aprimo-js collections module)
@@ -188,7 +188,7 @@ export const routes: RouteEntry[] = [
   ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}', [sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}/document-versions', [sdkModule('productivity/tasks')], { collection: true }),
   ops('POST', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments', [OPS, sdkModule('productivity/tasks')]),
-  ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments/{attachmentId}', [CORE_DOCS]),
+  ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments/{attachmentId}', [spec('Endpoints, Work-management API: task attachment procedure')], { note: 'Not in the spec\'s table: the read-back of what step 3 of its procedure creates (an attachment with id), which a client polls before step 4.' }),
   ops('POST', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments/{attachmentId}/versions', [OPS, sdkModule('productivity/tasks')]),
   ops('PUT', '/api/tasks/{taskId}/document-uploads/{documentId}/upload-document', [OPS, sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks/{taskId}/documents', [sdkModule('productivity/tasks')], { collection: true }),
