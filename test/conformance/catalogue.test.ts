@@ -74,7 +74,9 @@ describeEachBackend('the catalogue, served', {}, (env) => {
   const core = (path: string, extra: Record<string, string> = {}) => send(env().url, 'GET', `/api/core/${path}`, headers(extra));
   const firstOf = (a: Answer): Json | undefined => (Array.isArray(a.json.items) ? (a.json.items[0] as Json | undefined) : a.status === 200 ? a.json : undefined);
 
-  before(async () => {
+  before(async function () {
+    // Many setup requests on a shared machine: the suite's default is for one emulator start.
+    this.timeout(600_000);
     token = await clientCredentialsToken(env().url);
     const rec = firstOf(await core(`records?filter=${encodeURIComponent('FileCount > 0')}`))!;
     ids.record = String(rec.id);
@@ -85,10 +87,10 @@ describeEachBackend('the catalogue, served', {}, (env) => {
     const job = await send(env().url, 'POST', '/api/core/maintenancejobs', json, JSON.stringify({ type: 'record', targets: [{ recordId: ids.record }], actions: [{ action: 'CreateRenditions', parameters: { presets: ['thumbnail'] } }] }));
     ids.maintenancejob = String(job.json.id);
     // The renditions job gives the version an additional file; wait for it by its status, not by time.
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 1200; i++) {
       const status = String((await core(`maintenancejob/${ids.maintenancejob}`)).json.status);
       if (['Success', 'Failed', 'PartiallyFailed', 'Cancelled'].includes(status)) break;
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const [name, path] of [
       ['classification', 'classifications'],

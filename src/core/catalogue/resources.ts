@@ -2,6 +2,7 @@
 // a search expression may name on them. Each line cites where it was read; where sources disagree, the note says
 // which wins. The SDK models (aprimo-js) are typed from the service's own OpenAPI document, so for a member's type
 // they win over a sample in a tutorial; the spec wins over both for anything it states.
+import { ACCESSORS_BY_DATA_TYPE, SEARCH_PROPERTIES, type QueryTarget } from '../search';
 import type { ResourceEntry, Source } from './model';
 import { CORE_DOCS, NOTES_CORE, NOTES_FILES, SELECT_DOCS, contract, differs, members, notes, relations, sdkModel, spec } from './sources';
 
@@ -12,6 +13,21 @@ const NOTES_SEARCH = notes('Search expressions in the wild');
 const CONTRACT_IDS = contract('Identifiers: users and user groups');
 
 const searchable = (line: string, sources: readonly Source[]) => line.trim().split(/\s+/).map((property) => ({ property, sources }));
+
+/**
+ * What a search may name on records and classifications: the one property table the editor, `dam lint` and the
+ * emulator's search share (core/search), read here rather than copied, with each property's source; and how fields
+ * are named (FieldId / FieldName / FieldLabel followed by the accessor of the field's data type).
+ */
+function searchProperties(target: QueryTarget): { property: string; sources: readonly Source[] }[] {
+  const props = SEARCH_PROPERTIES[target].map((p) => ({
+    property: p.name,
+    sources: [p.source === 'spec' ? SPEC_SEARCH : p.source === 'service' ? NOTES_SEARCH : sdkModel(target === 'records' ? 'Record' : 'Classification')],
+  }));
+  if (target !== 'records') return props;
+  const accessors = [...new Set(Object.values(ACCESSORS_BY_DATA_TYPE).flatMap((list) => list.map((a) => a.path)))];
+  return [...props, ...accessors.map((a) => ({ property: `FieldName('…').${a}`, sources: [SPEC_SEARCH] }))];
+}
 
 /** The audit relations almost every resource has (SDK models: `createdby`, `modifiedby` links to a user). */
 const audit = (model: string) => relations('createdby:user modifiedby:user', [sdkModel(model)]);
@@ -44,11 +60,7 @@ export const resources: Record<string, ResourceEntry> = {
       ...relations('masterfilelatestpublishedversion:fileversion accesslists:accesslist[] locks:recordlock analytics=analyticsdata:recordanalytics managedcontent:managedcontent', [sdkModel('Record')]),
       ...relations('collections:collection[]', [spec('What the service does, 1'), sdkModel('Collection')], 'The spec lists collections beside records and the SDK links a collection to its records; the relation back from a record is how a client reads a record\'s collections.'),
     ],
-    searchable: [
-      ...searchable('Id Title ContentStatus ContentType DirectContentType Classification DirectClassification CreatedOn ModifiedOn CreatedBy ModifiedBy FileCount', [SPEC_SEARCH]),
-      ...searchable('Keywords LatestVersionOfMasterfile.FileName Classification.NamePath', [NOTES_SEARCH]),
-      ...searchable("FieldId('…') FieldName('…') FieldLabel('…')", [SPEC_SEARCH]),
-    ],
+    searchable: [...searchProperties('records'), ...searchable("FieldId('…') FieldName('…') FieldLabel('…')", [SPEC_SEARCH])],
   },
   field: {
     name: 'field',
@@ -93,7 +105,7 @@ export const resources: Record<string, ResourceEntry> = {
         [sdkModel('Classification')],
       ),
     ],
-    searchable: searchable('Id Label Name Identifier NamePath LabelPath ParentId', [SPEC_SEARCH]),
+    searchable: searchProperties('classifications'),
   },
   file: {
     name: 'file',
