@@ -235,12 +235,7 @@ export const resources: Record<string, ResourceEntry> = {
       ...members('id:guid type:string status:string actions:array targetsCount:integer failedTargetsCount:integer errors:array? message:string? createdOn:date-time startedOn:date-time?', [notes('Maintenance jobs'), sdkModel('MaintenanceJob')]),
       ...members('creatorEmail:string disableNotification:boolean earliestStartDate:date-time?', [sdkModel('MaintenanceJob')]),
       ...members('executionTime:string?', [notes('Maintenance jobs'), sdkModel('MaintenanceJob')], 'The SDK types a duration string ("time it took"), not a date-time.'),
-      ...differs(
-        members('priority:integer', [sdkModel('MaintenanceJob')], 'Requests send Low | Medium | High (notes); the SDK model of the answer types an int, and the answer\'s type wins.'),
-        ['priority'],
-        'The emulator answers the name it was sent (Low | Medium | High) where the SDK model types a number; changing it breaks clients replayed in test/interop that read the name back.',
-        (m) => m.name,
-      ),
+      ...members('priority:integer', [notes('Maintenance jobs'), sdkModel('MaintenanceJob')], 'Requests send Low | Medium | High (notes); the SDK model of the answer types an int, and the answer\'s type wins: 0, 1, 2 as for orders.'),
     ],
     relations: [...relations('targets:maintenancetarget[] createdby:user', [sdkModel('MaintenanceJob')])],
   },
