@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
+import { errors } from '../errors';
 import { collectionRecords, configurationObjects, type ObjectKind, type ObjectRow } from '../domain/configurationObjects';
 import { core, load, oneUser, recordType } from '../domain/model';
 import { defineType, pagedCollection, parsePaging, render, renderContext, type RenderContext, type Relation } from '../hal';
@@ -71,9 +72,16 @@ const PLURAL: Record<ObjectKind, string> = { collection: 'collections', watermar
 
 const ObjectBody = z.record(z.string(), z.unknown());
 const IdParams = z.object({ id: Segment });
-const RecordsBody = z
-  .object({ records: z.object({ addOrUpdate: z.array(z.unknown()).max(10_000).optional(), remove: z.array(z.unknown()).max(10_000).optional() }).loose() })
-  .loose();
+const RecordsSection = z.object({ addOrUpdate: z.array(z.unknown()).max(10_000).optional(), remove: z.array(z.unknown()).max(10_000).optional() }).loose();
+const RecordsBody = z.object({ records: RecordsSection }).loose();
+
+/** A `records` section sent with a collection's create or update, checked as the records route checks it. */
+function recordsSection(body: Record<string, unknown>): z.infer<typeof RecordsSection> | undefined {
+  if (body.records === undefined || body.records === null) return undefined;
+  const parsed = RecordsSection.safeParse(body.records);
+  if (!parsed.success) throw errors.validation('records must be an object with addOrUpdate and remove lists of record ids.');
+  return parsed.data;
+}
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
@@ -109,10 +117,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       body: ObjectBody,
       responses: { 201: { description: `The new ${kind}`, schema } },
       handler: async ({ body, request, reply, caller }) => {
-        const id = await configurationObjects.create(ctx.store, kind, body, String(caller().userId));
-        if (kind === 'collection' && body.records && typeof body.records === 'object') {
-          await collectionRecords.edit(ctx.store, await configurationObjects.find(ctx.store, kind, id), body.records as never);
-        }
+        const records = kind === 'collection' ? recordsSection(body) : undefined;
+        const id = await ctx.store.transaction(async (tx) => {
+          const made = await configurationObjects.create(tx, kind, body, String(caller().userId));
+          if (records) await collectionRecords.edit(tx, await configurationObjects.find(tx, kind, made), records);
+          return made;
+        });
         const rc = renderContext(ctx, request);
         return created(reply, `${core(rc)}/${kind}/${id}`, await render(type, await configurationObjects.find(ctx.store, kind, id), rc));
       },
@@ -126,9 +136,12 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       body: ObjectBody,
       responses: { 204: { description: 'Changed' } },
       handler: async ({ params, body, reply, caller }) => {
-        const row = await configurationObjects.find(ctx.store, kind, params.id);
-        await configurationObjects.update(ctx.store, row, body, String(caller().userId));
-        if (kind === 'collection' && body.records && typeof body.records === 'object') await collectionRecords.edit(ctx.store, row, body.records as never);
+        const records = kind === 'collection' ? recordsSection(body) : undefined;
+        await ctx.store.transaction(async (tx) => {
+          const row = await configurationObjects.find(tx, kind, params.id);
+          await configurationObjects.update(tx, row, body, String(caller().userId));
+          if (records) await collectionRecords.edit(tx, row, records);
+        });
         return noContent(reply);
       },
     });
@@ -173,7 +186,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     responses: { 204: { description: 'Changed' } },
     handler: async ({ params, body, reply }) => {
       const row = await configurationObjects.find(ctx.store, 'collection', params.id);
-      await collectionRecords.edit(ctx.store, row, body.records as never);
+      await collectionRecords.edit(ctx.store, row, body.records);
       return noContent(reply);
     },
   });
