@@ -176,7 +176,7 @@ export const routes: RouteEntry[] = [
   ops('POST', '/api/tasks/simple-tasks', [NOTES_OPS, sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/tasks/mine', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
-  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks.' }),
+  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks. The emulator answers every task, paged: the criteria (PmSearchRequest) are not applied.' }),
   ops('GET', '/api/tasks/{taskId}', [OPS, sdkModule('productivity/tasks')]),
   ops('PUT', '/api/tasks/{taskId}', [sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks/{taskId}/assignees', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
