@@ -1,5 +1,6 @@
 // HAL representation: content negotiation, select-* headers, links with select-key, embedding and paged collections.
 import type { FastifyRequest } from 'fastify';
+import { catalogue, defaultOf } from '../core/catalogue';
 import type { EmulatorContext } from './context';
 import { errors } from './errors';
 
@@ -234,9 +235,32 @@ export async function render<Row>(type: ResourceType<Row>, row: Row, rc: RenderC
       embedded[relation.key] = loaded === null || loaded === undefined ? null : await render(target, loaded, rc, here);
     }
   }
+  fromCatalogue(type.name, body, selected, links, embedded);
   body._links = links;
   if (Object.keys(embedded).length) body._embedded = embedded;
   return body;
+}
+
+/**
+ * What the catalogue says a resource has and the emulator keeps nothing for (STYLE 16: a gap is a missing line, not a
+ * missing `if`): each member gets its default of the right type, each relation its link with its select-key, and a
+ * selected one embeds what the service answers for a relation without data (spec, Selecting: `null` for one
+ * resource; an empty collection for a list).
+ */
+function fromCatalogue(name: string, body: Json, selected: ReadonlySet<string>, links: Record<string, Link>, embedded: Json): void {
+  const entry = Object.hasOwn(catalogue.resources, name) ? catalogue.resources[name] : undefined;
+  if (!entry) return;
+  for (const member of entry.members) {
+    if (Object.hasOwn(body, member.name)) continue;
+    if (member.selectOnly && !selected.has(member.name.toLowerCase())) continue;
+    body[member.name] = defaultOf(member, body.createdOn);
+  }
+  for (const relation of entry.relations) {
+    if (Object.hasOwn(links, relation.rel)) continue;
+    const key = relation.selectKey ?? relation.rel;
+    links[relation.rel] = { href: `${links.self.href.split('?')[0]}/${relation.rel}`, 'select-key': key };
+    if (selected.has(key.toLowerCase())) embedded[relation.rel] = relation.collection ? { items: [] } : null;
+  }
 }
 
 export interface Paging {

@@ -1,24 +1,11 @@
-// The catalogue's data. Grows by lines, each with its sources; the emulator, the probe and the generated
-// conformance test read it through the facade.
+// The catalogue's data, assembled from one file per part (routes, resources, analytics). Grows by lines, each with its
+// sources; the emulator, the probe and the generated conformance test read it through the facade.
+import { analytics } from './analytics';
 import type { Catalogue, RouteEntry } from './model';
+import { resources } from './resources';
+import { routes } from './routes';
 
-const spec = (ref: string) => ({ kind: 'spec', ref }) as const;
-
-export const catalogue: Catalogue = {
-  routes: [
-    { api: 'core', method: 'GET', path: '/', sources: [spec('Endpoints, Discovery')] },
-    { api: 'core', method: 'GET', path: '/languages', resource: 'language', collection: true, sources: [{ kind: 'notes', ref: 'Records and files' }] },
-  ],
-  resources: {
-    language: {
-      name: 'language',
-      members: [{ name: 'id', type: 'guid', sources: [{ kind: 'notes', ref: 'Records and files' }] }],
-      relations: [],
-      sources: [spec('What the service does, 1')],
-    },
-  },
-  analytics: [],
-};
+export const catalogue: Catalogue = { routes, resources, analytics };
 
 /** The routes a read-only probe may send: GETs whose path has no parameter, or whose parameters it can fill. */
 export function readRoutes(): RouteEntry[] {

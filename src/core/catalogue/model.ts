@@ -34,6 +34,8 @@ export interface RouteEntry {
   sources: readonly Source[];
   /** Where sources disagree: which one wins and why. */
   note?: string;
+  /** The emulator answers this route differently from a tenant, and why (the generated test reports it, pending). */
+  knownDifference?: string;
 }
 
 /** JSON types as a client's typed model reads them. `date-time` and `guid` are strings with a format. */
@@ -55,8 +57,12 @@ export interface MemberEntry {
   nullable?: boolean;
   /** Only present when selected (`select-<resource>: <name>`), not in the default representation. */
   selectOnly?: boolean;
+  /** What the emulator answers when it keeps no value (by type otherwise: '', 0, false, [], {}, null when nullable). */
+  default?: unknown;
   sources: readonly Source[];
   note?: string;
+  /** The emulator answers this member differently from a tenant, and why (the generated test reports it, pending). */
+  knownDifference?: string;
 }
 
 export interface RelationEntry {
@@ -70,6 +76,8 @@ export interface RelationEntry {
   collection?: boolean;
   sources: readonly Source[];
   note?: string;
+  /** The emulator answers this relation differently from a tenant, and why (the generated test reports it, pending). */
+  knownDifference?: string;
 }
 
 export interface ResourceEntry {
@@ -80,6 +88,13 @@ export interface ResourceEntry {
   /** What a search expression may name on it (properties); fields are named by FieldName/FieldId/FieldLabel. */
   searchable?: readonly { property: string; sources: readonly Source[] }[];
   sources: readonly Source[];
+  /**
+   * Where an instance is read on the content API (relative to {core_url}): a path answering it, or a collection whose
+   * first item is one. `{record}`, `{fileversion}`, … stand for the id of a sample of that resource (a record with a
+   * master file). How the generated test and the probe reach a sample.
+   */
+  sample?: string;
+  note?: string;
 }
 
 export interface AnalyticsMemberEntry {
@@ -94,4 +109,35 @@ export interface Catalogue {
   routes: readonly RouteEntry[];
   resources: Readonly<Record<string, ResourceEntry>>;
   analytics: readonly AnalyticsMemberEntry[];
+}
+
+const EMPTY_GUID = '00000000000000000000000000000000';
+
+/**
+ * The value a member takes where the emulator keeps none: the catalogued default, else one of the member's type, so a
+ * client that types the member never reads null where it expects a number, boolean or date (null only when the
+ * catalogue says the service may answer null).
+ */
+export function defaultOf(member: MemberEntry, createdOn?: unknown): unknown {
+  if (member.default !== undefined) return member.default;
+  // A number or boolean the service may leave null still gets a value: typed clients (.NET, Java) that declare it
+  // non-nullable break on null (real-service-notes), and the SDKs that allow null accept a value too.
+  if ((member.nullable && !['integer', 'number', 'boolean'].includes(member.type)) || member.type === 'string|null') return null;
+  switch (member.type) {
+    case 'guid':
+      return EMPTY_GUID;
+    case 'date-time':
+      return typeof createdOn === 'string' ? createdOn : '1970-01-01T00:00:00.000Z';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return '';
+  }
 }

@@ -1,6 +1,7 @@
 // Loaders and HAL resource types of the core resources (record, field, classification, user, …).
 import { groupGuid, userGuid } from '../../core/contract';
 import { defineType, normaliseGuid, type Json, type RenderContext } from '../hal';
+import { collectionRecords } from './configurationObjects';
 import type { Queryable } from '../storage/store';
 import { NEUTRAL_LANGUAGE } from './languages';
 import { loadFiles, masterFile, masterLatestVersion, recordImage } from './files';
@@ -120,7 +121,7 @@ async function memo<T>(rc: RenderContext, key: string, fn: () => Promise<T>): Pr
   return value;
 }
 
-async function oneUser(rc: RenderContext, id: number | null): Promise<UserRow | null> {
+export async function oneUser(rc: RenderContext, id: number | null): Promise<UserRow | null> {
   if (id === null) return null;
   return memo(rc, `user:${id}`, async () => (await load.users(rc.ctx.store, [id]))[0] ?? null);
 }
@@ -215,6 +216,7 @@ export const recordType = defineType<RecordRow>({
         load.classificationsWhere(rc.ctx.store, 'c.id IN (SELECT classification_id FROM record_classifications WHERE record_id = $1)', [r.id], 'c.name_path'),
     },
     { key: 'permissions', type: 'permission', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/permissions`, load: async () => [] },
+    { key: 'collections', type: 'collection', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/collections`, load: (r, rc) => collectionRecords.ofRecord(rc.ctx.store, r.id) },
     { key: 'createdby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${userGuid(r.created_by)}`, load: (r, rc) => oneUser(rc, r.created_by) },
     { key: 'modifiedby', type: 'user', many: false, href: (r, rc) => `${core(rc)}/user/${userGuid(r.modified_by)}`, load: (r, rc) => oneUser(rc, r.modified_by) },
   ],

@@ -1,6 +1,6 @@
 // Configuration resources the spec names that the emulator keeps no data for: functional permissions (a fixed
 // catalogue, the rights the emulator checks), a user group's permissions, a classification's permission sets,
-// watermarks, rules and translations. Configuration exporters read every one of them in a row (a workbook tool stops
+// and translations. Configuration exporters read every one of them in a row (a workbook tool stops
 // at the first 404), so each answers the shape a tenant does: a paged collection, empty where the emulator has nothing.
 import { groupGuid } from '../../core/contract';
 import type { FastifyInstance } from 'fastify';
@@ -89,11 +89,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
       },
     });
   }
-  for (const [path, what] of [
-    ['watermarks', 'watermarks'],
-    ['rules', 'rules'],
-    ['translations', 'translations'],
-  ] as const) {
+  // Watermarks and rules are kept (configurationObjects.ts); translations are not.
+  for (const [path, what] of [['translations', 'translations']] as const) {
     const type = emptyType(path);
     route(app, ctx, {
       method: 'GET',

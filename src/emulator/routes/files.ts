@@ -407,10 +407,11 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     },
   });
 
-  // The download URI: no bearer token (the URI carries its own), only User-Agent is required (spec header table).
+  // The download URI: no bearer token (the URI carries its own), only User-Agent is required (spec header table). The
+  // spec lists /download among the content API's paths ({core_url}/download) as it does /docs: both are served.
   route(app, ctx, {
     method: 'GET',
-    url: '/download',
+    url: ['/download', '/api/core/download'],
     summary: 'Bytes behind a download URI (Content-Disposition, Range, Location-Alias)',
     tag,
     policy: 'download',

@@ -73,7 +73,8 @@ export const maintenanceJobType = defineType<JobRow>({
     id: j.id,
     type: j.type,
     status: j.status,
-    priority: j.priority,
+    // Sent as a name (Low | Medium | High), answered as the number the service's model types (catalogue).
+    priority: PRIORITY_NUMBERS[String(j.priority).toLowerCase()] ?? 1,
     actions: j.actions,
     targets: j.targets,
     targetsCount: j.targets_count,

@@ -389,6 +389,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   const transitions: [string, number, number, string][] = [
     ['accept', TaskStatus.Assigned, TaskStatus.InProcess, 'Only an Assigned (4) task can be accepted'],
     ['close', TaskStatus.InProcess, TaskStatus.Closed, 'Only an InProcess (5) task can be closed'],
+    // Where a declined task goes is not documented; Pending (3) is where a task waits for someone to take it.
+    ['decline', TaskStatus.Assigned, TaskStatus.Pending, 'Only an Assigned (4) task can be declined'],
   ];
   for (const [action, from, to, refusal] of transitions) {
     route(app, ctx, {
@@ -614,6 +616,91 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       return collection('AttachmentMetadata', fields.slice(window.offset, window.offset + window.limit), fields.length, window, request, ctx.origin(request));
     },
   });
+
+  route(app, ctx, {
+    method: 'PUT',
+    url: '/api/tasks/:taskId',
+    summary: "Change a task's name or description (aprimo-js tasks.update)",
+    tag,
+    params: TaskParams,
+    body: TaskBody,
+    responses: { 200: { description: 'The task after the change', schema: TaskSchema } },
+    handler: async ({ request, body }) => {
+      const caller = ctx.auth.caller(request);
+      const { taskId } = TaskParams.parse(request.params);
+      return store.transaction(async (tx) => {
+        const task = await taskOr404(tx, taskId);
+        const name = member(body, 'name');
+        const description = member(body, 'description');
+        if (name !== undefined && (typeof name !== 'string' || !name.trim())) throw errors.taskRule(400, 'name must be a non-empty string');
+        if (description !== undefined && description !== null && typeof description !== 'string') throw errors.taskRule(400, 'description must be a string or null');
+        await repo.renameTask(tx, task.id, { name: name as string | undefined, description: description as string | null | undefined });
+        return renderTask((await repo.loadTask(tx, task.id))!, await viewerOf(tx, caller), ctx.origin(request));
+      });
+    },
+  });
+
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/tasks/search',
+    summary: 'Search tasks (the criteria are not applied: every task, paged by limit and offset)',
+    tag,
+    query: WindowQuery,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
+    handler: async ({ request }) => {
+      const caller = ctx.auth.caller(request);
+      const window = parseWindow(request);
+      const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
+      const viewer = await viewerOf(store, caller);
+      const origin = ctx.origin(request);
+      return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+    },
+  });
+
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/tasks/:taskId/document-uploads/:documentId',
+    summary: 'One upload slot of a task',
+    tag,
+    params: SlotParams,
+    responses: { 200: { description: 'The slot', schema: z.unknown() } },
+    handler: async ({ request, params }) => {
+      ctx.auth.caller(request);
+      const task = await taskOr404(store, params.taskId);
+      const slot = await repo.loadSlot(store, task.id, idOf(params.documentId, 'document upload'));
+      if (!slot) throw errors.noDataFound('document upload', params.documentId);
+      return renderSlot(slot, ctx.origin(request));
+    },
+  });
+
+  // Lists of a task the emulator keeps nothing for (aprimo-js tasks module): the task must exist; the list is empty.
+  for (const [path, type] of [
+    ['document-uploads/:documentId/document-versions', 'DocumentVersion'],
+    ['documents', 'Document'],
+    ['documents/attachments', 'Attachment'],
+    ['documents/assets', 'DigitalAsset'],
+    ['working-digital-assets', 'DigitalAsset'],
+    ['working-attachments', 'Attachment'],
+    ['document-votes', 'DocumentVote'],
+    ['review-materials', 'ReviewMaterial'],
+  ] as const) {
+    route(app, ctx, {
+      method: 'GET',
+      url: `/api/tasks/:taskId/${path}`,
+      summary: `A task's ${path.split('/').pop()} (the emulator keeps none: an empty page)`,
+      tag,
+      query: WindowQuery,
+      responses: { 200: { description: 'An empty page', schema: opsCollection(type, z.unknown()) } },
+      handler: async ({ request }) => {
+        ctx.auth.caller(request);
+        const { taskId } = TaskParams.parse(request.params);
+        await taskOr404(store, taskId);
+        return collection(type, [], 0, parseWindow(request), request, ctx.origin(request));
+      },
+    });
+  }
 
   // The generic attachments route cannot attach to a task: say where to go instead.
   route(app, ctx, {

@@ -182,6 +182,12 @@ export async function setTaskStatus(q: Queryable, id: number, status: number): P
   await q.query('UPDATE wm_tasks SET status = $2, modified_on = now() WHERE id = $1', [id, status]);
 }
 
+/** Name and description as sent (null clears the description); what else a task update may send is not modelled. */
+export async function renameTask(q: Queryable, id: number, changes: { name?: string; description?: string | null }): Promise<void> {
+  if (changes.name !== undefined) await q.query('UPDATE wm_tasks SET name = $2, modified_on = now() WHERE id = $1', [id, changes.name]);
+  if (changes.description !== undefined) await q.query('UPDATE wm_tasks SET description = $2, modified_on = now() WHERE id = $1', [id, changes.description]);
+}
+
 export async function reassign(q: Queryable, assigneeId: number, newUserId: number): Promise<void> {
   await q.query('UPDATE wm_task_assignees SET delegated_from = user_id, user_id = $2 WHERE id = $1', [assigneeId, newUserId]);
 }

@@ -13,5 +13,6 @@ import { searchWords } from './searchWords';
 import { orderFields } from './orderFields';
 import { refreshTokens } from './refreshTokens';
 import { recordTrail } from './recordTrail';
+import { configurationObjects } from './configurationObjects';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects];

@@ -1,0 +1,218 @@
+// Every route of the service the catalogue knows: the content API (paths relative to {core_url}), the upload service,
+// the work-management API, the analytics API and the identity host (paths from the host root). One line a route, with
+// where it was read.
+import type { Api, RouteEntry, Source } from './model';
+import { CORE_DOCS, OPS_ROUTES, OPS_TASKS, client, notes, sdkModule, spec } from './sources';
+
+type Method = RouteEntry['method'];
+
+function r(api: Api, method: Method, path: string, sources: readonly Source[], extra: Partial<RouteEntry> = {}): RouteEntry {
+  return { api, method, path, sources, ...extra };
+}
+const core = (method: Method, path: string, sources: readonly Source[], extra: Partial<RouteEntry> = {}) => r('core', method, path, sources, extra);
+const ops = (method: Method, path: string, sources: readonly Source[], extra: Partial<RouteEntry> = {}) => r('ops', method, path, sources, extra);
+
+/** List, read, create, update, delete of one resource (`/<plural>`, `/<name>/{id}`), as the spec's conventions say. */
+function crud(plural: string, name: string, sources: readonly Source[], methods: readonly ('list' | 'read' | 'create' | 'update' | 'delete')[] = ['list', 'read', 'create', 'update', 'delete']): RouteEntry[] {
+  const out: RouteEntry[] = [];
+  if (methods.includes('list')) out.push(core('GET', `/${plural}`, sources, { resource: name, collection: true }));
+  if (methods.includes('read')) out.push(core('GET', `/${name}/{id}`, sources, { resource: name }));
+  if (methods.includes('create')) out.push(core('POST', `/${plural}`, sources, { resource: name }));
+  if (methods.includes('update')) out.push(core('PUT', `/${name}/{id}`, sources));
+  if (methods.includes('delete')) out.push(core('DELETE', `/${name}/{id}`, sources));
+  return out;
+}
+
+const DISCOVERY = spec('Endpoints, Discovery and general conventions');
+const SEARCH = spec('Endpoints, Advanced search');
+const CHECKS = spec('Endpoints, Check framework');
+const UPLOADS = spec('Endpoints, Upload service');
+const OPS = spec('Endpoints, Work-management API');
+const NOTES_OPS = notes('Work management');
+const NOTES_ROUTES = notes('Other routes live clients use');
+const NOTES_FILES = notes('More of what public clients send and read: Records and files');
+
+export const routes: RouteEntry[] = [
+  // Discovery
+  core('GET', '/', [DISCOVERY]),
+  core('GET', '/supportedVersions', [DISCOVERY]),
+  core('GET', '/docs', [DISCOVERY]),
+  r('core', 'GET', '/download', [DISCOVERY], { note: 'The download URI comes from an order or an image; the path is the service\'s, its query carries a token.' }),
+
+  // Records and what hangs off them
+  core('GET', '/records', [DISCOVERY, sdkModule('records')], { resource: 'record', collection: true }),
+  core('GET', '/record/{id}', [DISCOVERY, sdkModule('records')], { resource: 'record' }),
+  core('POST', '/record', [DISCOVERY], { resource: 'record' }),
+  core('POST', '/records', [notes('Creating a record with an uploaded file'), sdkModule('records')], { resource: 'record', note: 'The spec shows POST /record; live clients post to /records: both are served.' }),
+  core('PUT', '/record/{id}', [CORE_DOCS, sdkModule('records')]),
+  core('DELETE', '/record/{id}', [DISCOVERY, sdkModule('records')]),
+  core('GET', '/record/{id}/fields', [spec('Endpoints, Selecting'), CORE_DOCS], { resource: 'field', collection: true }),
+  core('GET', '/record/{id}/field/{fieldId}', [CORE_DOCS], { resource: 'field' }),
+  core('GET', '/record/{id}/files', [CORE_DOCS], { resource: 'file', collection: true }),
+  core('GET', '/record/{id}/masterfile', [CORE_DOCS], { resource: 'file' }),
+  core('GET', '/record/{id}/masterfilelatestversion', [notes('Creating a record with an uploaded file')], { resource: 'fileversion' }),
+  core('GET', '/record/{id}/classifications', [CORE_DOCS], { resource: 'classification', collection: true }),
+  core('GET', '/record/{id}/permissions', [CORE_DOCS], { collection: true }),
+  core('GET', '/record/{id}/preview', [CORE_DOCS], { resource: 'image' }),
+  core('GET', '/record/{id}/thumbnail', [CORE_DOCS], { resource: 'image' }),
+  core('GET', '/record/{id}/image/preview', [client('contentClients.test.ts: BI extract')], { resource: 'image' }),
+  core('GET', '/record/{id}/image/thumbnail', [client('contentClients.test.ts: BI extract')], { resource: 'image' }),
+  core('GET', '/record/{id}/image/preview/download', [NOTES_FILES]),
+  core('GET', '/record/{id}/image/thumbnail/download', [NOTES_FILES, client('Aprimo-Connect/aprimo-episerver-extension RetrieveImage')]),
+  core('GET', '/record/{id}/trail', [NOTES_FILES, sdkModule('audit-trail')]),
+  core('GET', '/trail/entry/{id}', [NOTES_FILES, sdkModule('audit-trail')]),
+  core('GET', '/record/{id}/collections', [spec('What the service does, 1'), sdkModule('collections')], { resource: 'collection', collection: true, note: 'The link a record carries to the collections holding it.' }),
+
+  // Files, versions, renditions, images
+  core('GET', '/file/{id}', [CORE_DOCS], { resource: 'file' }),
+  core('GET', '/file/{id}/fileversions', [CORE_DOCS], { resource: 'fileversion', collection: true }),
+  core('GET', '/file/{id}/latestversion', [CORE_DOCS], { resource: 'fileversion' }),
+  core('GET', '/fileversion/{id}', [CORE_DOCS, sdkModule('file-versions')], { resource: 'fileversion' }),
+  core('GET', '/fileversion/{id}/additionalfiles', [CORE_DOCS, sdkModule('additional-files')], { resource: 'additionalfile', collection: true }),
+  core('GET', '/fileversion/{id}/preview', [CORE_DOCS], { resource: 'image' }),
+  core('GET', '/fileversion/{id}/thumbnail', [CORE_DOCS], { resource: 'image' }),
+  core('GET', '/additionalfile/{id}', [CORE_DOCS, sdkModule('additional-files')], { resource: 'additionalfile' }),
+  core('GET', '/additionalfile', [DISCOVERY], { note: 'Spec: a known concrete path; the emulator answers it with the query naming the file.' }),
+  core('GET', '/image/preview', [DISCOVERY], { resource: 'image' }),
+  core('GET', '/image/thumbnail', [DISCOVERY], { resource: 'image' }),
+
+  // Classifications
+  ...crud('classifications', 'classification', [DISCOVERY, sdkModule('classifications')], ['list', 'read', 'update', 'delete']),
+  core('GET', '/classification', [NOTES_ROUTES], { resource: 'classification', note: '?namePath=/A/B answers the classification at that path.' }),
+  core('POST', '/classification', [CORE_DOCS], { resource: 'classification' }),
+  core('POST', '/classifications', [sdkModule('classifications')], { resource: 'classification' }),
+  core('GET', '/classification/{id}/children', [spec('Endpoints, Selecting')], { resource: 'classification', collection: true }),
+  core('GET', '/classification/{id}/parent', [spec('Endpoints, Selecting')], { resource: 'classification' }),
+  core('GET', '/classification/{id}/ancestors', [notes('Core resources')], { resource: 'classification', collection: true }),
+  core('GET', '/classification/{id}/fields', [notes('Core resources')], { resource: 'field', collection: true }),
+  core('GET', '/classification/{id}/ClassificationTreePermissions', [sdkModule('classifications')]),
+  core('GET', '/classification/{id}/RecordPermissions', [sdkModule('classifications')]),
+  core('GET', '/classification/{id}/DownloadPermissions', [sdkModule('classifications')]),
+
+  // Search
+  core('POST', '/search/records', [SEARCH, sdkModule('search')], { resource: 'record', collection: true }),
+  core('POST', '/search/classifications', [SEARCH, sdkModule('search')], { resource: 'classification', collection: true }),
+  core('PUT', '/searchindex', [NOTES_ROUTES]),
+  core('GET', '/searchindex', [NOTES_ROUTES]),
+
+  // Fields
+  ...crud('fielddefinitions', 'fielddefinition', [CORE_DOCS, sdkModule('field-definitions')]),
+  ...crud('fieldgroups', 'fieldgroup', [CORE_DOCS, sdkModule('field-groups')]),
+
+  // Directory
+  ...crud('users', 'user', [DISCOVERY, sdkModule('users')]),
+  core('GET', '/user/{id}/usergroups', [CORE_DOCS], { resource: 'usergroup', collection: true }),
+  ...crud('usergroups', 'usergroup', [CORE_DOCS, sdkModule('user-groups')]),
+  core('GET', '/usergroup/{id}/members', [CORE_DOCS], { resource: 'user', collection: true }),
+  core('GET', '/usergroup/{id}/permissions', [sdkModule('user-groups')]),
+  ...crud('languages', 'language', [notes('More of what public clients send and read: Records and files'), sdkModule('languages')]),
+  ...crud('contenttypes', 'contenttype', [spec('What the service does, 1'), sdkModule('content-types')]),
+
+  // Settings
+  core('GET', '/settings', [sdkModule('settings')], { resource: 'setting', collection: true }),
+  core('GET', '/setting/{name}', [sdkModule('settings')], { resource: 'setting' }),
+  core('PUT', '/setting/{name}', [sdkModule('settings')]),
+  core('GET', '/settingdefinitions', [sdkModule('setting-definitions')], { resource: 'settingdefinition', collection: true }),
+  core('GET', '/settingdefinition/{name}', [sdkModule('setting-definitions')], { resource: 'settingdefinition' }),
+  core('POST', '/settingdefinitions', [sdkModule('setting-definitions')], { resource: 'settingdefinition' }),
+
+  // Maintenance, orders
+  core('POST', '/maintenancejobs', [spec('Endpoints, Maintenance jobs'), sdkModule('maintenance-jobs')], { resource: 'maintenancejob' }),
+  core('GET', '/maintenancejobs', [notes('Maintenance jobs'), sdkModule('maintenance-jobs')], { resource: 'maintenancejob', collection: true }),
+  core('GET', '/maintenancejob/{id}', [notes('Maintenance jobs'), sdkModule('maintenance-jobs')], { resource: 'maintenancejob' }),
+  core('POST', '/orders', [NOTES_ROUTES, sdkModule('orders')], { resource: 'order' }),
+  core('GET', '/orders', [sdkModule('orders')], { resource: 'order', collection: true }),
+  core('GET', '/order/{id}', [NOTES_ROUTES, sdkModule('orders')], { resource: 'order' }),
+
+  // Configuration the spec lists
+  core('GET', '/permissions', [spec('What the service does, 1'), sdkModule('permissions')], { resource: 'permission', collection: true }),
+  ...crud('watermarks', 'watermark', [spec('What the service does, 1'), DISCOVERY, CORE_DOCS]),
+  ...crud('rules', 'rule', [spec('What the service does, 1'), sdkModule('rules')]),
+  core('GET', '/translations', [sdkModule('translations')], { collection: true }),
+
+  // Collections (spec: a resource of the content API; aprimo-js collections module)
+  core('GET', '/collections', [spec('What the service does, 1'), sdkModule('collections')], { resource: 'collection', collection: true }),
+  core('GET', '/collection/{id}', [sdkModule('collections')], { resource: 'collection' }),
+  core('POST', '/collections', [sdkModule('collections')], { resource: 'collection' }),
+  core('PUT', '/collection/{id}', [CORE_DOCS, spec('Resources and their fields, Common representation rules: Editing')]),
+  core('DELETE', '/collection/{id}', [sdkModule('collections')]),
+  core('PUT', '/collection/{id}/records', [sdkModule('collections')]),
+  core('GET', '/collection/{id}/records', [sdkModule('collections'), spec('What the service does, 2')], { resource: 'record', collection: true }),
+
+  // Check framework
+  core('GET', '/checkcategories', [CHECKS, sdkModule('checks')], { collection: true }),
+  core('GET', '/checkcategories/{id}', [CHECKS]),
+  core('GET', '/checks', [CHECKS, sdkModule('checks')], { collection: true }),
+  core('POST', '/checks', [CHECKS, sdkModule('checks')]),
+  core('GET', '/checks/{id}', [CHECKS]),
+  core('PUT', '/checks/{id}', [CHECKS]),
+  core('DELETE', '/checks/{id}', [sdkModule('checks')]),
+  core('POST', '/fileversion/{id}/CheckResults', [CHECKS]),
+  core('GET', '/fileversion/{id}/CheckResults', [CHECKS], { collection: true }),
+  core('GET', '/fileversion/{id}/CheckResult', [CHECKS], { note: '?CheckId= answers the latest result of that check.' }),
+  core('GET', '/fileversion/{id}/CheckResult/{resultId}', [CHECKS]),
+  core('PUT', '/fileversion/{id}/CheckResult/{resultId}', [CHECKS]),
+  core('DELETE', '/fileversion/{id}/CheckResult/{resultId}', [CHECKS]),
+  core('POST', '/fileversion/{id}/CheckResult/{resultId}/Findings', [CHECKS]),
+  core('GET', '/fileversion/{id}/CheckResult/{resultId}/Findings', [CHECKS], { collection: true }),
+  core('GET', '/fileversion/{id}/CheckResult/{resultId}/Findings/{occurrence}', [CHECKS]),
+  core('PUT', '/fileversion/{id}/CheckResult/{resultId}/Findings/{occurrence}', [CHECKS]),
+  core('DELETE', '/fileversion/{id}/CheckResult/{resultId}/Findings/{occurrence}', [CHECKS]),
+
+  // Legacy small-file upload on the content host
+  core('POST', '/uploads', [notes('More of what public clients send and read: Uploads')]),
+
+  // Upload service ({upload_url}, from the host root)
+  r('upload', 'POST', '/uploads', [UPLOADS, sdkModule('uploader')]),
+  r('upload', 'POST', '/uploads/segments', [UPLOADS, sdkModule('uploader')]),
+  r('upload', 'POST', '/uploads/segments/{token}', [UPLOADS], { note: '?index=<n>, zero-based.' }),
+  r('upload', 'POST', '/uploads/segments/{token}/commit', [UPLOADS]),
+  r('upload', 'DELETE', '/uploads/segments/{token}', [UPLOADS]),
+  r('upload', 'DELETE', '/uploads/{token}', [notes('Upload service')]),
+  r('upload', 'PUT', '/uploads/blobs/{id}', [notes('More of what public clients send and read: Uploads')], { note: 'The writable sasUrl the emulator hands out; a tenant\'s is a blob store\'s address.' }),
+
+  // Work management ({ops_url})
+  ops('POST', '/api/simple-tasks', [OPS, OPS_TASKS]),
+  ops('POST', '/api/tasks/simple-tasks', [NOTES_OPS, sdkModule('productivity/tasks')]),
+  ops('GET', '/api/tasks', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/mine', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
+  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks. The emulator answers every task, paged: the criteria (PmSearchRequest) are not applied.' }),
+  ops('GET', '/api/tasks/{taskId}', [OPS, sdkModule('productivity/tasks')]),
+  ops('PUT', '/api/tasks/{taskId}', [sdkModule('productivity/tasks')]),
+  ops('GET', '/api/tasks/{taskId}/assignees', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
+  ops('POST', '/api/tasks/{taskId}/delegate', [OPS, sdkModule('productivity/tasks')]),
+  ops('POST', '/api/tasks/{taskId}/accept', [NOTES_OPS, sdkModule('productivity/tasks')]),
+  ops('POST', '/api/tasks/{taskId}/close', [NOTES_OPS, sdkModule('productivity/tasks')]),
+  ops('POST', '/api/tasks/{taskId}/decline', [NOTES_OPS, sdkModule('productivity/tasks')]),
+  ops('GET', '/api/tasks/{taskId}/document-uploads', [OPS, sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}', [sdkModule('productivity/tasks')]),
+  ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}/document-versions', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('POST', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments', [OPS, sdkModule('productivity/tasks')]),
+  ops('GET', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments/{attachmentId}', [spec('Endpoints, Work-management API: task attachment procedure')], { note: 'Not in the spec\'s table: the read-back of what step 3 of its procedure creates (an attachment with id), which a client polls before step 4.' }),
+  ops('POST', '/api/tasks/{taskId}/document-uploads/{documentId}/attachments/{attachmentId}/versions', [OPS, sdkModule('productivity/tasks')]),
+  ops('PUT', '/api/tasks/{taskId}/document-uploads/{documentId}/upload-document', [OPS, sdkModule('productivity/tasks')]),
+  ops('GET', '/api/tasks/{taskId}/documents', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/documents/attachments', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/documents/assets', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/working-digital-assets', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/working-attachments', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/document-votes', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/tasks/{taskId}/review-materials', [sdkModule('productivity/tasks')], { collection: true }),
+  ops('GET', '/api/projects', [client('opsClients.test.ts'), sdkModule('productivity/projects')], { collection: true }),
+  ops('GET', '/api/attachments/metadata', [OPS]),
+  ops('POST', '/api/attachments', [OPS], { note: 'The generic attachments route; the spec sends task attachments through the task-scoped route instead.' }),
+  ops('GET', '/api/resources/static', [OPS, sdkModule('productivity/resources')]),
+  ops('GET', '/api/resources/{resourceId}', [OPS, sdkModule('productivity/resources')]),
+  ops('POST', '/api/resources/query', [OPS, sdkModule('productivity/resources')]),
+  ops('GET', '/api/users/me', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')]),
+  ops('POST', '/api/users/search', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')], { collection: true }),
+
+  // Analytics ({analytics_url})
+  r('analytics', 'GET', '/analytics/', [spec('Endpoints, Analytics API'), notes('Analytics')]),
+
+  // Identity ({auth_url})
+  r('auth', 'POST', '/login/connect/token', [spec('Authentication, 1')]),
+  r('auth', 'GET', '/login/connect/authorize', [spec('Authentication, 4')]),
+  r('auth', 'GET', '/login/.well-known/openid-configuration', [notes('More of what public clients send and read: Auth')]),
+];
+

@@ -1,0 +1,97 @@
+// Collections, watermarks and rules: kept as objects of a kind with their members as sent (the catalogue supplies the
+// members a client sends none of), and a static collection's records. Enough for their documented reads, writes and
+// relations; the service's behaviour behind them (applying a watermark, running a rule) is not emulated.
+import { randomUUID } from 'node:crypto';
+import { errors } from '../errors';
+import type { Queryable } from '../storage/store';
+
+export type ObjectKind = 'collection' | 'watermark' | 'rule';
+
+export interface ObjectRow {
+  kind: ObjectKind;
+  id: string;
+  body: Record<string, unknown>;
+  created_on: Date;
+  modified_on: Date;
+  created_by: string | null;
+  modified_by: string | null;
+}
+
+/** Members the server keeps, never taken from a body. */
+const SERVER_MEMBERS = new Set(['id', 'createdon', 'modifiedon', '_links', '_embedded', 'records']);
+
+function members(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !SERVER_MEMBERS.has(k.toLowerCase())));
+}
+
+const WHAT: Record<ObjectKind, string> = { collection: 'collection', watermark: 'watermark', rule: 'rule' };
+
+export const configurationObjects = {
+  async list(db: Queryable, kind: ObjectKind): Promise<ObjectRow[]> {
+    return db.query<ObjectRow>('SELECT * FROM configuration_objects WHERE kind = $1 ORDER BY created_on, id', [kind]);
+  },
+
+  async find(db: Queryable, kind: ObjectKind, id: string): Promise<ObjectRow> {
+    const key = id.replace(/-/g, '').toLowerCase();
+    const [row] = await db.query<ObjectRow>('SELECT * FROM configuration_objects WHERE kind = $1 AND id = $2', [kind, key]);
+    if (!row) throw errors.noDataFound(WHAT[kind], id);
+    return row;
+  },
+
+  async create(db: Queryable, kind: ObjectKind, body: Record<string, unknown>, userId: string): Promise<string> {
+    if (typeof body.name !== 'string' || !body.name.trim()) throw errors.validation(`A ${WHAT[kind]} needs a name.`);
+    const id = randomUUID().replace(/-/g, '');
+    await db.query('INSERT INTO configuration_objects (kind, id, body, created_by, modified_by) VALUES ($1, $2, $3, $4, $4)', [kind, id, members(body), userId]);
+    return id;
+  },
+
+  /** Sent members replace the kept ones; a member sent as null is reset (spec, Editing). */
+  async update(db: Queryable, row: ObjectRow, body: Record<string, unknown>, userId: string): Promise<void> {
+    const next: Record<string, unknown> = { ...row.body };
+    for (const [k, v] of Object.entries(members(body))) {
+      if (v === null) delete next[k];
+      else next[k] = v;
+    }
+    if ('name' in next && (typeof next.name !== 'string' || !next.name.trim())) throw errors.validation(`A ${WHAT[row.kind]} needs a name.`);
+    await db.query('UPDATE configuration_objects SET body = $3, modified_on = now(), modified_by = $4 WHERE kind = $1 AND id = $2', [row.kind, row.id, next, userId]);
+  },
+
+  async remove(db: Queryable, row: ObjectRow): Promise<void> {
+    if (row.kind === 'collection') await db.query('DELETE FROM collection_records WHERE collection_id = $1', [row.id]);
+    await db.query('DELETE FROM configuration_objects WHERE kind = $1 AND id = $2', [row.kind, row.id]);
+  },
+};
+
+export const collectionRecords = {
+  async recordIds(db: Queryable, collectionId: string): Promise<string[]> {
+    const rows = await db.query<{ record_id: string }>('SELECT record_id FROM collection_records WHERE collection_id = $1 ORDER BY added_on, record_id', [collectionId]);
+    return rows.map((r) => r.record_id);
+  },
+
+  async ofRecord(db: Queryable, recordId: string): Promise<ObjectRow[]> {
+    return db.query<ObjectRow>(
+      `SELECT o.* FROM configuration_objects o JOIN collection_records m ON m.collection_id = o.id
+        WHERE o.kind = 'collection' AND m.record_id = $1 ORDER BY o.created_on, o.id`,
+      [recordId],
+    );
+  },
+
+  /**
+   * The spec's nested-collection edit on a static collection's records: `addOrUpdate` and `remove` of record ids
+   * (plain ids or `{ id }`). An unknown record is a 404 naming it, and nothing is changed.
+   */
+  async edit(db: Queryable, collection: ObjectRow, section: { addOrUpdate?: unknown[]; remove?: unknown[] }): Promise<void> {
+    if (String(collection.body.type ?? 'Static').toLowerCase() === 'dynamic') throw errors.validation('The records of a dynamic collection follow its search expression; they cannot be edited.');
+    const idOf = (v: unknown) => String(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v).replace(/-/g, '').toLowerCase();
+    const add = (section.addOrUpdate ?? []).map(idOf);
+    const remove = (section.remove ?? []).map(idOf);
+    if (add.length) {
+      const known = await db.query<{ id: string }>('SELECT id FROM records WHERE id = ANY($1::text[])', [add]);
+      const missing = add.find((id) => !known.some((k) => k.id === id));
+      if (missing) throw errors.noDataFound('record', missing);
+      await db.query('INSERT INTO collection_records (collection_id, record_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING', [collection.id, add]);
+    }
+    if (remove.length) await db.query('DELETE FROM collection_records WHERE collection_id = $1 AND record_id = ANY($2::text[])', [collection.id, remove]);
+    await db.query("UPDATE configuration_objects SET modified_on = now() WHERE kind = 'collection' AND id = $1", [collection.id]);
+  },
+};
