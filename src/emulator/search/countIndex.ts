@@ -1,12 +1,14 @@
 // Counts a records search's hits from an in-memory index of the tenant, as the service counts `totalCount` from its
 // search index and only then reads the page from its database. On a large tenant an exact count in SQL reads every
 // hit (a million-record tenant: 0.3 to 1 s for a search hitting a fifth of it); here the index holds, per record
-// ordinal, its dates, and per word, content type, option value and classification the ordinals that have it, so a
-// count is a few bitset operations (milliseconds).
+// ordinal, its dates, and per word, content type, status, option or text field value and classification the
+// ordinals that have it, so a count is a few bitset operations (milliseconds).
 //
-// The index is a snapshot valid while the store's generation has not moved (nothing written since it was read). It
-// answers only searches whose every part it can decide exactly as the SQL does (`countPlan`: full-text words, Title
-// contains, ContentType, CreatedOn/ModifiedOn, classifications, option fields; AND, OR, NOT); anything else, a stale
+// The index is a snapshot valid while the store's search generation has not moved (nothing a search reads written
+// since it was read: a token or a journal row does not count). It answers only searches whose every part it can
+// decide exactly as the SQL does (`countPlan`: full-text words, Title contains, ContentType, ContentStatus,
+// CreatedOn/ModifiedOn, classifications by id, name, path or identifier, option and single-line text fields; AND,
+// OR, NOT); anything else, a stale
 // index or one being built is counted in SQL. What the index reads is PostgreSQL's own view of the data (its
 // lexemes, its lower()), so it agrees with the SQL; a property test holds the two to the same counts.
 import {
@@ -489,11 +491,11 @@ export function lexemesOf(tsv: string): { word: string; title: boolean }[] {
 export async function buildCountIndex(store: TrackedStore, options: BuildOptions = {}): Promise<CountIndex | undefined> {
   const { signal, allWordsUpTo = ALL_WORDS_UP_TO, chunk: chunkSize = BUILD_CHUNK } = options;
   const yieldTurn = options.turn ?? (async () => undefined);
-  const generation = store.generation();
+  const generation = store.searchGeneration();
   /** Before every statement: requests first, and nothing more once the store was written or the build stopped. */
   const turn = async () => {
     await yieldTurn();
-    if (signal?.aborted || store.generation() !== generation) throw STOPPED;
+    if (signal?.aborted || store.searchGeneration() !== generation) throw STOPPED;
   };
   const started = performance.now();
   try {
@@ -676,13 +678,13 @@ export class CountIndexHolder {
   /** The index when it is current; in `always` mode built first. */
   async current(): Promise<CountIndex | undefined> {
     if (this.mode === 'off' || this.abort.signal.aborted) return undefined;
-    if (this.index && this.index.generation === this.store.generation()) return this.index;
+    if (this.index && this.index.generation === this.store.searchGeneration()) return this.index;
     // A generation never comes back: an index of an older one is no use again, and its memory goes now.
     this.index = undefined;
     if (this.mode === 'always') {
       for (let attempt = 0; attempt < 3; attempt++) {
         const built = await this.build();
-        if (built && built.generation === this.store.generation()) return built;
+        if (built && built.generation === this.store.searchGeneration()) return built;
       }
     }
     return undefined;
@@ -692,7 +694,7 @@ export class CountIndexHolder {
   countedInSql(ms: number): void {
     if (this.mode !== 'auto' || ms < (this.tuning.slowCountMs ?? SLOW_COUNT_MS) || this.building || performance.now() < this.notBefore) return;
     // A current index that could not serve this search (a rare word, a phrase) would only be built again as it is.
-    if (this.abort.signal.aborted || (this.index && this.index.generation === this.store.generation())) return;
+    if (this.abort.signal.aborted || (this.index && this.index.generation === this.store.searchGeneration())) return;
     this.notBefore = performance.now() + 1000;
     this.background(() => (this.starting ??= (async () => {
       try {
@@ -719,7 +721,7 @@ export class CountIndexHolder {
   /** Resolves when no build is running (benchmarks wait for the index before they measure); the index if current. */
   async settled(): Promise<CountIndex | undefined> {
     while (this.starting || this.building) await (this.starting ?? this.building);
-    return this.index && this.index.generation === this.store.generation() ? this.index : undefined;
+    return this.index && this.index.generation === this.store.searchGeneration() ? this.index : undefined;
   }
 
   close(): void {
