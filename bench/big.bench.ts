@@ -7,8 +7,8 @@
 // request paid before the search index was built ahead of the first request. Targets at a million records: first
 // requests p99 <= 300 ms, disk <= 3 GB, growth <= 3 minutes.
 // 100,000 records by default; DAM_BENCH_MILLION=1 adds 1,000,000 (minutes of growth: DAM_BENCH_BIG_DATA keeps the
-// PGlite folders for the next run). DAM_BENCH_BIG_BACKENDS (default pglite,postgres), DAM_BENCH_BIG_VARIANTS
-// (searches of each kind, default 8).
+// PGlite folders for the next run). DAM_BENCH_BIG_SIZES (e.g. 1000000) replaces the sizes, DAM_BENCH_BIG_BACKENDS
+// (default pglite,postgres) the backends, DAM_BENCH_BIG_VARIANTS (searches of each kind, default 8) the load.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { firstSearches, type FirstSearch } from './firstSearches';
 import { emulatorToken, percentile, printRow } from './stats';
 import { benchPostgres } from './searchTenant';
 
-const SIZES = [100_000, ...(process.env.DAM_BENCH_MILLION === '1' ? [1_000_000] : [])];
+const SIZES = process.env.DAM_BENCH_BIG_SIZES?.split(',').map(Number) ?? [100_000, ...(process.env.DAM_BENCH_MILLION === '1' ? [1_000_000] : [])];
 const BACKENDS = (process.env.DAM_BENCH_BIG_BACKENDS ?? 'pglite,postgres').split(',');
 const VARIANTS = Number(process.env.DAM_BENCH_BIG_VARIANTS ?? 8);
 const KEPT = process.env.DAM_BENCH_BIG_DATA;
