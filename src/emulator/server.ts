@@ -453,6 +453,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
     const built = await buildApp(store, { ...options, snapshotHome }, () => url, blobs);
     app = built.app;
+    // On a large tenant the search index is there before the first request (search/countIndex.ts warm()).
+    await built.ctx.searchIndex.warm();
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 7070, host });
     const address = app.server.address();

@@ -76,6 +76,10 @@ for (const backend of backends()) {
     const recording = () => recordingStore(store, (sql) => statements.push(sql));
     const countedInSql = () => statements.some((s) => /^SELECT count\(\*\)/.test(s));
     const classifications: string[] = [];
+    /** Name paths, names and identifiers of classifications records have, for `Classification.<property>`. */
+    const paths: string[] = [];
+    const names: string[] = [];
+    const identifiers: string[] = [];
 
     before(async () => {
       storage = await backend.prepare();
@@ -85,6 +89,14 @@ for (const backend of backends()) {
       await growRecords(store, 3000, () => undefined);
       const rows = await store.query<{ id: string; name: string; name_path: string }>('SELECT id, name, name_path FROM classifications ORDER BY id LIMIT 12');
       for (const r of rows) classifications.push(r.id, r.name, r.name_path);
+      const used = await store.query<{ name: string; name_path: string; identifier: string | null }>(
+        'SELECT name, name_path, identifier FROM classifications WHERE id IN (SELECT classification_id FROM record_classifications) ORDER BY id LIMIT 10',
+      );
+      for (const r of used) {
+        paths.push(r.name_path);
+        names.push(r.name);
+        if (r.identifier) identifiers.push(r.identifier);
+      }
       sql = await startApp(store, { searchIndex: 'off' });
       indexed = await startApp(recording(), { searchIndex: 'always' });
       sampled = await startApp(store, { searchIndex: 'always', searchIndexTuning: { allWordsUpTo: 0, chunk: 700 } });
@@ -101,6 +113,11 @@ for (const backend of backends()) {
         `DirectClassification = '${classifications[0]}'`,
         'launch AND ContentType = Video AND ModifiedOn >= 2025-02-01',
         "FieldName('UsageRights').Option.Name = Licensed AND ContentType = Image AND CreatedOn >= 2025-04-01",
+        // What live clients search on besides (real-service-notes): statuses, classifications by name path, text fields.
+        'ContentStatus = Released AND CreatedOn >= 2025-01-01',
+        `Classification.NamePath = "${paths[0]}"`,
+        `Classification.NamePath = "${paths[1].toUpperCase()}" AND Title contains ${ADJECTIVES[0].toLowerCase()}`,
+        "FieldName('Photographer') = 'Ana Lima' AND ContentType = Image",
       ];
       for (const expression of searches) {
         statements = [];
@@ -127,7 +144,20 @@ for (const backend of backends()) {
         fc.tuple(fc.constantFrom('Option.Name', 'Option.Label', 'Value', ''), fc.constantFrom('=', '<>'), option).map(([a, o, v]) => `FieldName('UsageRights')${a ? `.${a}` : ''} ${o} '${v}'`),
         option.map((v) => `FieldName('UsageRights').Option.Name in (${v}, InternalOnly)`),
         fc.tuple(fc.constantFrom('Classification', 'DirectClassification'), fc.constantFrom('=', '<>'), cls).map(([p, o, c]) => `${p} ${o} '${c}'`),
-        fc.constantFrom("FieldName('Photographer') = 'Ana Lima'", 'Keywords = sunset', 'FileCount > 0', "Title = 'x*'"),
+        fc.constantFrom('Keywords = sunset', 'FileCount > 0', "Title = 'x*'"),
+        fc.tuple(fc.constantFrom('=', '<>'), fc.constantFrom('Released', 'draft', 'ARCHIVED', 'Rel*', 'Nope', '')).map(([o, v]) => `ContentStatus ${o} '${v}'`),
+        fc.constantFrom('ContentStatus in (Draft, Archived)', 'ContentStatus contains released'),
+        fc
+          .tuple(
+            fc.constantFrom('Classification.NamePath', 'Classification.Name', 'Classification.Identifier'),
+            fc.constantFrom('=', '<>'),
+            fc.constantFrom(...paths, ...names, ...identifiers, ...paths.map((p) => p.toUpperCase()), '/Products/*', 'nope', ''),
+          )
+          .map(([p, o, v]) => `${p} ${o} "${v}"`),
+        fc.constantFrom(...paths).map((p) => `Classification.NamePath in ("${p}", "${paths[paths.length - 1]}")`),
+        fc
+          .tuple(fc.constantFrom('', '.Value'), fc.constantFrom('=', '<>'), fc.constantFrom('Ana Lima', 'ana lima', 'Kenji Sato', 'Unknown', 'Ana*', 'Nobody', ''))
+          .map(([a, o, v]) => `FieldName('Photographer')${a} ${o} '${v}'`),
       );
       const expression = fc.letrec<{ expr: string }>((tie) => ({
         expr: fc.oneof(
@@ -176,6 +206,33 @@ for (const backend of backends()) {
         assert.equal(await auto.searchIndex.settled(), index, 'the current index was built again');
       } finally {
         await auto.close();
+      }
+    });
+
+    it('on a large tenant, builds the index before the first request (warm)', async () => {
+      const store2 = recording();
+      const auto = await startApp(store2, { searchIndex: 'auto', searchIndexTuning: { autoMinRecords: 0 } });
+      try {
+        assert.ok(await auto.searchIndex.warm(), 'warm() built no index');
+        // A client's first request writes its token: that leaves what a search finds, and so the index, as it was.
+        const res = await fetch(`${auto.url}/login/connect/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': USER_AGENT },
+          body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'api', client_id: EMULATOR_CLIENT.clientId, client_secret: EMULATOR_CLIENT.clientSecret }),
+        });
+        assert.equal(res.status, 200);
+        statements = [];
+        const expression = `Classification.NamePath = "${paths[0]}" AND ContentStatus = Released`;
+        assert.equal(await total(auto, expression), await total(sql, expression));
+        assert.ok(!countedInSql(), 'the first request was counted in SQL');
+      } finally {
+        await auto.close();
+      }
+      const small = await startApp(store, { searchIndex: 'auto' });
+      try {
+        assert.equal(await small.searchIndex.warm(), undefined, 'a tenant below the size that needs an index got one');
+      } finally {
+        await small.close();
       }
     });
 
