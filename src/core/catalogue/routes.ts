@@ -2,7 +2,7 @@
 // the work-management API, the analytics API and the identity host (paths from the host root). One line a route, with
 // where it was read.
 import type { Api, RouteEntry, Source } from './model';
-import { CORE_DOCS, OPS_ROUTES, OPS_TASKS, client, notes, sdkModule, spec } from './sources';
+import { CORE_DOCS, OPS_ROUTES, OPS_TASKS, client, contract, docs, notes, sdkModule, spec } from './sources';
 
 type Method = RouteEntry['method'];
 
@@ -206,6 +206,10 @@ export const routes: RouteEntry[] = [
   ops('POST', '/api/resources/query', [OPS, sdkModule('productivity/resources')]),
   ops('GET', '/api/users/me', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')]),
   ops('POST', '/api/users/search', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')], { collection: true }),
+  ops('GET', '/api/groups', [docs('https://developers.aprimo.com/marketing-operations/rest-api/api-basics/'), contract('Fixed ids in every seed')], {
+    collection: true,
+    note: 'Read from the API basics (every resource is a plural collection under /api/{resource}, paged by limit and offset) and the contract (work management names groups by integer, as task assignees take them); the exact route is not in a source we could read.',
+  }),
 
   // Analytics ({analytics_url})
   r('analytics', 'GET', '/analytics/', [spec('Endpoints, Analytics API'), notes('Analytics')]),
