@@ -17,6 +17,7 @@ import {
 } from '../../src/api/auth';
 import { EMULATOR_CLIENT } from '../../src/api/endpoints';
 import { DamClient } from '../../src/api/client';
+import { CONTENT_API_IDS } from '../../src/core/contract';
 
 /** Plays the browser on the consent page: reads its form and submits it, returning the redirect target. */
 async function consent(http: HttpClient, authorizeUrl: string): Promise<string> {
@@ -74,8 +75,9 @@ describeEachBackend('auth', { seed: 'empty', tokenTtl: 3 }, (env) => {
   it('password flow with the contract user', async () => {
     const profile = { ...env().profile, flow: 'password' as const, username: 'admin' };
     const client = new DamClient({ profile, secrets: { clientSecret: EMULATOR_CLIENT.clientSecret, password: 'admin' }, userAgent: USER_AGENT });
-    const me = await client.users.get('1');
-    assert.equal(me.id, '1');
+    // The content API names users by GUID (emulator contract): admin is the contract's fixed id.
+    const me = await client.users.get(CONTENT_API_IDS.users.admin);
+    assert.equal(me.id, CONTENT_API_IDS.users.admin);
   });
 
   it('a wrong password or secret is refused with an error the user can read', async () => {
