@@ -18,6 +18,9 @@ export function comparisonReport(comparison: Comparison, labels: CompareLabels, 
       '(status, member names and their JSON types, link relations), never a value, an id or a name. You can attach this ' +
       'report to an issue.',
     '',
+    // The count first: the routes that could not be compared can run to a long list below it.
+    summaryLine(comparison),
+    '',
   );
   if (!comparison.differences.length) lines.push('No differences.', '');
   else {
@@ -30,6 +33,5 @@ export function comparisonReport(comparison: Comparison, labels: CompareLabels, 
     for (const n of comparison.notCompared) lines.push(`- ${n.route}: ${n.why}`);
     lines.push('');
   }
-  lines.push(summaryLine(comparison), '');
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@
 import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { OpenedRecord, TenantModel } from '../../api/records';
-import { diffDocuments, formatProblem, hasErrors, isEmptyChangeSet, parseDocument, validateDocument, documentJsonSchema, type ChangeSet, type Problem, type RecordDocument } from '../../core/records';
+import { diffDocuments, hasErrors, isEmptyChangeSet, parseDocument, validateDocument, documentJsonSchema, type ChangeSet, type Problem, type RecordDocument } from '../../core/records';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { DamFsPart } from '../explorer/damFs';
 import type { DamLog } from '../log';
@@ -196,7 +196,8 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const problems = this.problemsOf(text, base.opened.document, model);
     if (hasErrors(problems)) {
       const errors = problems.filter((p) => p.severity === 'error');
-      const shown = errors.slice(0, 3).map((p) => formatProblem(p).replace(/\.$/, '')).join(' · ');
+      // "line 20", not formatProblem's `20:24:` (a compiler's place, which reads like a time in a notification).
+      const shown = errors.slice(0, 3).map((p) => `${p.message.replace(/\.$/, '')}${p.line !== undefined ? ` (line ${p.line})` : ''}`).join(' · ');
       const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
       this.refused(`“${title}” was not saved: ${shown}${more}. Fix ${errors.length === 1 ? 'it' : 'them'} and save again; nothing was sent.`, ['Show Problems']);
       throw vscode.FileSystemError.Unavailable(`Not saved: ${errors.length === 1 ? 'a problem' : `${errors.length} problems`} in the record`);

@@ -41,8 +41,11 @@ class ComparisonDocuments implements vscode.TextDocumentContentProvider {
     return this.texts.get(uri.toString()) ?? '';
   }
   add(label: string, config: TenantConfig): vscode.Uri {
-    const text = comparisonText(config);
-    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${label.replace(/[^\w.-]+/g, '-')}.json`, query: String(this.next++) });
+    return this.addText(`${label}.json`, comparisonText(config));
+  }
+  /** A read-only document (the language from the name's extension): nothing to save, no question on close. */
+  addText(fileName: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${fileName.replace(/[^\w.-]+/g, '-')}`, query: String(this.next++) });
     this.texts.set(uri.toString(), text);
     return uri;
   }
@@ -211,7 +214,8 @@ export class TenantModule implements vscode.Disposable {
     );
     if (!comparison) return undefined;
     const report = comparisonReport(comparison, { first: 'tenant', second: 'emulator' }, `Where the emulator differs from ${name}`);
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });
+    // Read-only, as the bulk update's dry run and report: an Untitled report asked to be saved when closed.
+    const document = await vscode.workspace.openTextDocument(this.documents.addText(`emulator-vs-${name}.md`, report));
     await vscode.window.showTextDocument(document, { preview: false });
     this.log.info(`Compare the emulator with ${name}: ${comparison.differences.length} difference${comparison.differences.length === 1 ? '' : 's'}.`);
     return comparison;
