@@ -15,8 +15,15 @@ async function pullInto(page, dir) {
   await input.fill(`${dir}/`);
   // The dialog lists the folder's entries once it read the typed path; Enter then takes the folder itself.
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+  // The dialog's own button takes the typed folder; Enter could land on the list's `..` row while the dialog was still
+  // reading the path (an empty folder lists only `..`), and the dialog then stayed open.
+  const widget = page.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    await widget.locator('.monaco-button', { hasText: 'Pull Here' }).first().click({ timeout: 10_000 }).catch(() => page.keyboard.press('Enter'));
+    if (await widget.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => false)) return;
+    if (attempt === 3) throw new Error(`the folder dialog stayed open after ${attempt} tries`);
+    await input.fill(`${dir}/`);
+  }
 }
 
 export default async function run({ page, screenshot, workspace }) {

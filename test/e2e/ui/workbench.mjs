@@ -116,10 +116,22 @@ export async function waitForNotification(page, pattern, timeout = 30_000) {
 /** Clicks `button` on the notification whose message matches `pattern` (opening the centre to reach it). */
 export async function clickNotificationButton(page, pattern, button) {
   await waitForNotification(page, pattern);
-  await openNotifications(page);
-  const item = page.locator('.notifications-center .notification-list-item').filter({ has: page.locator('.notification-list-item-message', { hasText: pattern }) }).first();
-  await item.waitFor({ state: 'visible' });
-  await item.locator('.monaco-button', { hasText: button }).first().click();
+  // The centre redraws its list whenever a notification arrives or changes (a record's editor reloading after the
+  // change the notification reports, a progress): a button found a moment ago may be detached before Playwright sees it
+  // stable. It is then found again, and at last clicked without waiting for stability (the button's own click handler).
+  for (let attempt = 1; ; attempt++) {
+    await openNotifications(page);
+    const item = page.locator('.notifications-center .notification-list-item').filter({ has: page.locator('.notification-list-item-message', { hasText: pattern }) }).first();
+    await item.waitFor({ state: 'visible' });
+    const target = item.locator('.monaco-button', { hasText: button }).first();
+    try {
+      await target.click({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (await target.dispatchEvent('click', undefined, { timeout: 2_000 }).then(() => true, () => false)) return;
+      if (attempt === 4) throw error;
+    }
+  }
 }
 
 /**
