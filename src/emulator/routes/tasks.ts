@@ -164,6 +164,16 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     },
   });
 
+  // Every task, a page at a time, as the caller sees them: GET /api/tasks, and POST /api/tasks/search (whose criteria
+  // are not applied).
+  const taskPage = async (request: FastifyRequest) => {
+    const caller = ctx.auth.caller(request);
+    const window = parseWindow(request);
+    const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
+    const viewer = await viewerOf(store, caller);
+    const origin = ctx.origin(request);
+    return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+  };
   route(app, ctx, {
     method: 'GET',
     url: '/api/tasks',
@@ -171,14 +181,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     tag,
     query: WindowQuery,
     responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
-    handler: async ({ request }) => {
-      const caller = ctx.auth.caller(request);
-      const window = parseWindow(request);
-      const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
-      const viewer = await viewerOf(store, caller);
-      const origin = ctx.origin(request);
-      return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
-    },
+    handler: ({ request }) => taskPage(request),
   });
 
   // Not in the spec's table (its task form needs the project's status, start date and calendars); the
@@ -649,14 +652,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     body: TaskBody,
     bodyOptional: true,
     responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
-    handler: async ({ request }) => {
-      const caller = ctx.auth.caller(request);
-      const window = parseWindow(request);
-      const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
-      const viewer = await viewerOf(store, caller);
-      const origin = ctx.origin(request);
-      return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
-    },
+    handler: ({ request }) => taskPage(request),
   });
 
   route(app, ctx, {
