@@ -37,7 +37,8 @@ export const RecordSchema = z.looseObject({
   tag: z.string().nullish(),
   textContent: z.string().nullish(),
   hasImageOverlay: z.boolean().nullish(),
-  aiInfluenced: z.boolean().nullish(),
+  // Unknown | No | Yes on a tenant (the service's record page, the SDK's model); read as text so a new value never breaks a read.
+  aiInfluenced: z.string().nullish(),
 });
 export type DamRecord = z.infer<typeof RecordSchema>;
 

@@ -53,6 +53,20 @@ describeEachBackend('records', { seed: 'demo' }, (env) => {
       assert.equal((await client().records.get(id)).tag ?? null, null);
     });
 
+    // The service's record page and the SDK's model type aiInfluenced Unknown | No | Yes; the emulator answered a boolean.
+    it('aiInfluenced is the service\'s enum: Unknown until told, written in any case, anything else a 400', async () => {
+      const read = async () => (await client().records.get(id, { select: { resources: { record: ['aiInfluenced'] } } })).aiInfluenced;
+      assert.equal(await read(), 'Unknown');
+      await client().records.update(id, { aiInfluenced: 'yes' });
+      assert.equal(await read(), 'Yes');
+      await client().records.update(id, { aiInfluenced: false });
+      assert.equal(await read(), 'No');
+      const err = await failure<ApiError>(() => client().records.update(id, { aiInfluenced: 'Maybe' }));
+      assert.equal(err.status, 400);
+      assert.match(err.exceptionMessage ?? '', /aiInfluenced must be one of Unknown, No, Yes/);
+      assert.equal(await read(), 'No');
+    });
+
     it('a read reused as a body is accepted (application/json round trip)', async () => {
       const plain = await client().records.get(id, { plain: true });
       await client().records.update(id, stripHal({ ...plain, title: 'Round trip' }));

@@ -4,7 +4,7 @@
 // they win over a sample in a tutorial; the spec wins over both for anything it states.
 import { ACCESSORS_BY_DATA_TYPE, SEARCH_PROPERTIES, type QueryTarget } from '../search';
 import type { ResourceEntry, Source } from './model';
-import { CORE_DOCS, NOTES_CORE, NOTES_FILES, SELECT_DOCS, contract, differs, members, notes, relations, sdkModel, spec } from './sources';
+import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, contract, members, notes, relations, sdkModel, spec } from './sources';
 
 const SPEC_REPR = spec('Resources and their fields, Common representation rules');
 const SPEC_SELECT = spec('Endpoints, Selecting (request headers)');
@@ -46,12 +46,11 @@ export const resources: Record<string, ResourceEntry> = {
         [NOTES_CORE, sdkModel('Record')],
         'The SDK types them on every record; the emulator shows them when selected (select-record: textContent), as the service does for its expensive attributes (spec: "Omitted expensive/rare attributes are hidden unless selected").',
       ),
-      ...differs(
-        members('aiInfluenced:string!', [NOTES_CORE, sdkModel('Record')], 'The SDK model (from the service\'s OpenAPI document) types Unknown | No | Yes; it wins over the notes, which name the member only.'),
-        ['aiInfluenced'],
-        'Answered as a boolean: record writes and our own client (src/api/schemas.ts) take a boolean; changing the wire type needs both changed with it.',
-        (m) => m.name,
-      ),
+      ...members(
+        'aiInfluenced:string!',
+        [NOTES_CORE, RECORD_DOCS, sdkModel('Record')],
+        'Unknown | No | Yes. The notes name the member only; the service\'s record page types it "string (values: unknown, no, yes)" and the SDK\'s model (from the service\'s OpenAPI document) "Unknown" | "No" | "Yes": the service\'s page wins on the type, the SDK on the casing, which is the enum member\'s name as the service prints status (Draft, Released). The emulator answered a boolean until #36 part 5: a typed client (the SDK, .NET with a string enum) fails on true/false. Writes take the three names in any case (and, as before, a boolean as Yes/No).',
+      ).map((m) => ({ ...m, default: 'Unknown' })),
     ],
     relations: [
       ...relations('fields:field[] files:file[]', [SPEC_REPR, NOTES_CORE, sdkModel('Record')]),
@@ -130,7 +129,8 @@ export const resources: Record<string, ResourceEntry> = {
     members: [
       ...members('id:guid versionLabel:string versionNumber:integer fileName:string fileExtension:string fileSize:integer createdOn:date-time fileCreatedOn:date-time fileModifiedOn:date-time preventDownload:boolean fileState:string', [NOTES_FILES, sdkModel('FileVersion')]),
       ...members('comment:string? crc32:integer metadata:object?', [NOTES_FILES, sdkModel('FileVersion')]),
-      ...members('aiInfluenced:string isLatest:boolean fileProcessingState:string sha256:string? tag:string? watermarkId:guid watermarkType:string content:string? annotationInfo:object? duplicateInfo:object? hasSmartActionFindings:boolean? publicationItems:array? publications:array?', [sdkModel('FileVersion')]),
+      ...members('aiInfluenced:string', [sdkModel('FileVersion')], 'Unknown | No | Yes, as on a record; the emulator keeps none for a file version, so it is Unknown.').map((m) => ({ ...m, default: 'Unknown' })),
+      ...members('isLatest:boolean fileProcessingState:string sha256:string? tag:string? watermarkId:guid watermarkType:string content:string? annotationInfo:object? duplicateInfo:object? hasSmartActionFindings:boolean? publicationItems:array? publications:array?', [sdkModel('FileVersion')]),
     ],
     relations: [
       ...relations('thumbnail:image publiclinks:publiclink[]', [SPEC_SELECT, sdkModel('FileVersion')]),

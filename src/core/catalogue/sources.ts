@@ -14,6 +14,8 @@ export const sdkModule = (name: string): Source => ({ kind: 'sdk', ref: `timw255
 
 /** The service's own documentation page (GET {core_url}/docs on a tenant). */
 export const CORE_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs');
+/** The record resource's page of that documentation (its properties with their types and values). */
+export const RECORD_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/record');
 /** Work-management route list and the tasks page of the developer documentation. */
 export const OPS_ROUTES = docs('https://developers.aprimo.com/marketing-operations/rest-api/routes/');
 export const OPS_TASKS = docs('https://developers.aprimo.com/marketing-operations/rest-api/routes/tasks/');

@@ -17,7 +17,7 @@ export interface RecordRow {
   tag: string | null;
   text_content: string | null;
   has_image_overlay: boolean;
-  ai_influenced: boolean;
+  ai_influenced: string;
   file_count: number;
   created_on: Date;
   modified_on: Date;

@@ -42,7 +42,8 @@ export const RecordBody = z
     tag: z.string().max(100_000).nullish(),
     textContent: z.string().max(1_000_000).nullish(),
     hasImageOverlay: z.boolean().nullish(),
-    aiInfluenced: z.boolean().nullish(),
+    // The service's enum (Unknown | No | Yes, any case); a boolean, which the emulator took before, still reads as Yes or No.
+    aiInfluenced: z.union([z.string().max(20), z.boolean()]).nullish(),
     classifications: z
       .object({
         addOrUpdate: z.array(z.object({ id: z.string().max(100), sortIndex: z.number().int().optional() }).loose()).max(1000).optional(),
@@ -64,6 +65,16 @@ const STATUSES = ['Draft', 'Released', 'Archived'];
 
 export function newGuid(): string {
   return randomBytes(16).toString('hex');
+}
+
+const AI_INFLUENCED = ['Unknown', 'No', 'Yes'] as const;
+
+function canonicalAiInfluenced(value: string | boolean | null): string {
+  if (value === null) return 'Unknown';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  const found = AI_INFLUENCED.find((s) => s.toLowerCase() === value.trim().toLowerCase());
+  if (!found) throw errors.validation(`aiInfluenced must be one of ${AI_INFLUENCED.join(', ')}; got '${value.slice(0, 20)}'.`);
+  return found;
 }
 
 function canonicalStatus(status: string): string {
@@ -191,7 +202,7 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
   if (body.tag !== undefined) set('tag', body.tag);
   if (body.textContent !== undefined) set('text_content', body.textContent);
   if (body.hasImageOverlay !== undefined) set('has_image_overlay', body.hasImageOverlay ?? false);
-  if (body.aiInfluenced !== undefined) set('ai_influenced', body.aiInfluenced ?? false);
+  if (body.aiInfluenced !== undefined) set('ai_influenced', canonicalAiInfluenced(body.aiInfluenced));
   if (create) {
     await db.query('INSERT INTO records (id, created_on, modified_on, created_by, modified_by) VALUES ($1, $2, $2, $3, $3)', [recordId, now.toISOString(), userId]);
   }
