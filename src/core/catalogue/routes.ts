@@ -176,7 +176,7 @@ export const routes: RouteEntry[] = [
   ops('POST', '/api/tasks/simple-tasks', [NOTES_OPS, sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/tasks/mine', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
-  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks. The emulator answers every task, paged: the criteria (PmSearchRequest) are not applied.' }),
+  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES, client('fifthRoundClients.test.ts: Aprimo-Connect/aprimo-chrome-extension GetTasks')], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks, typing the body as PmSearchRequest (src/model/productivity/PmSearchRequest.ts). The emulator applies it to the tasks as rendered (a field the task lacks is a 400 naming those it has; a collectionName operand narrows nothing), then pages. Each task carries taskId (the SDK\'s Task model) beside id.' }),
   ops('GET', '/api/tasks/{taskId}', [OPS, sdkModule('productivity/tasks')]),
   ops('PUT', '/api/tasks/{taskId}', [sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks/{taskId}/assignees', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),

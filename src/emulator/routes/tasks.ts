@@ -20,6 +20,7 @@ import { TaskSchema, opsCollection } from '../schemas';
 import { normaliseGuid, type Json } from '../hal';
 import type { Queryable } from '../storage/store';
 import * as repo from '../domain/tasks/repository';
+import { SearchCriteriaError, matchesPmSearch } from '../domain/tasks/search';
 import {
   attachmentHref,
   collection,
@@ -164,15 +165,26 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     },
   });
 
-  // Every task, a page at a time, as the caller sees them: GET /api/tasks, and POST /api/tasks/search (whose criteria
-  // are not applied).
-  const taskPage = async (request: FastifyRequest) => {
+  // Every task, a page at a time, as the caller sees them: GET /api/tasks, and POST /api/tasks/search with its criteria
+  // (a PmSearchRequest) applied to the tasks as rendered, then paged.
+  const taskPage = async (request: FastifyRequest, criteria?: unknown) => {
     const caller = ctx.auth.caller(request);
     const window = parseWindow(request);
-    const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
     const viewer = await viewerOf(store, caller);
     const origin = ctx.origin(request);
-    return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+    if (criteria === undefined) {
+      const { total, tasks } = await repo.listTasks(store, window.offset, window.limit);
+      return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
+    }
+    const { tasks } = await repo.listTasks(store, 0, 2_147_483_647);
+    let matching: Json[];
+    try {
+      matching = tasks.map((t) => renderTask(t, viewer, origin)).filter((t) => matchesPmSearch(criteria, t as Record<string, unknown>));
+    } catch (err) {
+      if (err instanceof SearchCriteriaError) throw errors.badRequest(err.message);
+      throw err;
+    }
+    return collection('Task', matching.slice(window.offset, window.offset + window.limit), matching.length, window, request, origin);
   };
   route(app, ctx, {
     method: 'GET',
@@ -646,13 +658,13 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
   route(app, ctx, {
     method: 'POST',
     url: '/api/tasks/search',
-    summary: 'Search tasks (the criteria are not applied: every task, paged by limit and offset)',
+    summary: 'Search tasks (PmSearchRequest: equals, contains, greaterthan, lessthan, …, isNull, and, or, not on a task field; paged by limit and offset)',
     tag,
     query: WindowQuery,
     body: TaskBody,
     bodyOptional: true,
     responses: { 200: { description: 'A page of tasks', schema: opsCollection('Task', TaskSchema) } },
-    handler: ({ request }) => taskPage(request),
+    handler: ({ request }) => taskPage(request, request.body ?? {}),
   });
 
   route(app, ctx, {

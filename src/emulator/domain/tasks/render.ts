@@ -41,6 +41,8 @@ export function renderTask(task: TaskRecord, viewer: Viewer, origin: string): Js
         };
   return {
     id: task.id,
+    // The SDK's Task model names its id taskId, and a browser inbox (Aprimo-Connect/aprimo-chrome-extension) reads it.
+    taskId: task.id,
     projectId: task.project_id,
     name: task.name,
     description: task.description,
