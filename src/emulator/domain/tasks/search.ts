@@ -82,8 +82,13 @@ function ordering(actual: unknown, wanted: unknown): number | undefined {
   const a = String(actual);
   const w = String(wanted ?? '');
   if (/^\d{4}-\d{2}-\d{2}/.test(a) && /^\d{4}-\d{2}-\d{2}/.test(w)) {
-    const [ta, tw] = [Date.parse(a), Date.parse(w)];
+    const [ta, tw] = [instant(a), instant(w)];
     if (!Number.isNaN(ta) && !Number.isNaN(tw)) return Math.sign(ta - tw);
   }
   return a.toLowerCase().localeCompare(w.toLowerCase());
+}
+
+/** Work-management dates are naive (no offset, as the project's time zone keeps them): read as UTC on any machine. */
+function instant(text: string): number {
+  return Date.parse(/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text);
 }
