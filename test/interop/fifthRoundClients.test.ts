@@ -270,6 +270,23 @@ describeEachBackend('interop: a second MCP server, an SDK-style connector, a Doc
       const unknown = expectStatus(await send(env().url, 'POST', '/api/tasks/search', { 'X-Access-Token': token, 'Content-Type': 'application/json' }, '{ "equals": { "fieldName": "colour", "fieldValue": 1 } }'), 400);
       assert.match(String(unknown.json.exceptionMessage), /Unknown fieldName 'colour'.*workFlowTaskStatus/);
     });
+
+    it('GetProjects: an or of equals on projectId, built by hand with a comma left before "]", answers _embedded.Project[] with projectId and title', async () => {
+      const tasks = (expectStatus(await send(env().url, 'POST', '/api/tasks/search', { 'X-Access-Token': token, 'Content-Type': 'application/json' }, '{}'), 200).json._embedded as { Task: { projectId: number }[] }).Task;
+      const projectIds = [...new Set(tasks.map((t) => t.projectId))];
+      // As GetProjects concatenates it: each operand ends with "},", and substring(0, length - 1) cuts the trailing
+      // space, not the comma, so the list ends "},\n ]" (a trailing comma, which Newtonsoft reads).
+      let body = '\n    {\n        "or": [\n    ';
+      for (const id of projectIds) body += `\n\n        { \n            "equals" :\n            {\n                "fieldName" : "projectId",\n                "fieldValue" : ${id}\n            }\n        },\n        `;
+      body = body.substring(0, body.length - 1);
+      body += ']\n        }\n        ';
+      const answer = expectStatus(await send(env().url, 'POST', '/api/projects/search', { 'X-Access-Token': token, 'Content-Type': 'application/json' }, body), 200);
+      const projects = (answer.json._embedded as { Project: { projectId: number; title: string }[] }).Project;
+      assert.deepEqual(projects.map((p) => p.projectId).sort(), [...projectIds].sort());
+      assert.ok(projects.every((p) => typeof p.title === 'string' && p.title.length > 0));
+      // RenderTasks then asks api/activities/search for the projects' activityId: activities are not modelled (see the
+      // catalogue's note), so the inbox stops there against the emulator.
+    });
   });
 
   // raenardcruz/aprimo-auth (an npm PKCE helper for browser apps): index.js getAuthorizationUrl (scope "api+offline_access"

@@ -199,6 +199,7 @@ export const routes: RouteEntry[] = [
   ops('GET', '/api/tasks/{taskId}/document-votes', [sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/tasks/{taskId}/review-materials', [sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/projects', [client('opsClients.test.ts'), sdkModule('productivity/projects')], { collection: true }),
+  ops('POST', '/api/projects/search', [OPS_ROUTES, client('fifthRoundClients.test.ts: Aprimo-Connect/aprimo-chrome-extension GetProjects')], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource; a browser task inbox sends it for its tasks\' projects. The PmSearchRequest applies as on tasks. Projects carry projectId and title (the SDK\'s Project model) beside id and name (the task form\'s); activities are not modelled, so activityId is absent.' }),
   ops('GET', '/api/attachments/metadata', [OPS]),
   ops('POST', '/api/attachments', [OPS], { note: 'The generic attachments route; the spec sends task attachments through the task-scoped route instead.' }),
   ops('GET', '/api/resources/static', [OPS, sdkModule('productivity/resources')]),

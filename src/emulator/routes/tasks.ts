@@ -177,15 +177,34 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
     }
     const { tasks } = await repo.listTasks(store, 0, 2_147_483_647);
-    let matching: Json[];
+    const matching = matchingOr400(tasks.map((t) => renderTask(t, viewer, origin)), criteria);
+    return collection('Task', matching.slice(window.offset, window.offset + window.limit), matching.length, window, request, origin);
+  };
+
+  /** The items that meet a PmSearchRequest; criteria that cannot be evaluated are a 400 with the error object. */
+  function matchingOr400(items: Json[], criteria: unknown): Json[] {
     try {
-      matching = tasks.map((t) => renderTask(t, viewer, origin)).filter((t) => matchesPmSearch(criteria, t as Record<string, unknown>));
+      return items.filter((item) => matchesPmSearch(criteria, item as Record<string, unknown>));
     } catch (err) {
       if (err instanceof SearchCriteriaError) throw errors.badRequest(err.message);
       throw err;
     }
-    return collection('Task', matching.slice(window.offset, window.offset + window.limit), matching.length, window, request, origin);
-  };
+  }
+
+  /** Projects as the task form reads them (id, name, status, calendars) and as the SDK's Project model names them (projectId, title). */
+  async function projectItems(): Promise<Json[]> {
+    const projects = await repo.listProjects(store);
+    return projects.map((p) => ({
+      id: p.id,
+      projectId: p.id,
+      name: p.name,
+      title: p.name,
+      status: p.status,
+      startDate: p.startDate,
+      defaultCalendarId: p.defaultCalendarId,
+      calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
+    }));
+  }
   route(app, ctx, {
     method: 'GET',
     url: '/api/tasks',
@@ -206,17 +225,28 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     responses: { 200: { description: 'The projects', schema: opsCollection('Project', z.unknown()) } },
     handler: async ({ request }) => {
       ctx.auth.caller(request);
-      const projects = await repo.listProjects(store);
-      const window = { offset: 0, limit: Math.max(1, projects.length) };
-      const items = projects.map((p) => ({
-        id: p.id,
-        name: p.name,
-        status: p.status,
-        startDate: p.startDate,
-        defaultCalendarId: p.defaultCalendarId,
-        calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
-      }));
-      return collection('Project', items, projects.length, window, request, ctx.origin(request));
+      const items = await projectItems();
+      const window = { offset: 0, limit: Math.max(1, items.length) };
+      return collection('Project', items, items.length, window, request, ctx.origin(request));
+    },
+  });
+
+  // The route list documents POST api/<resources>/search beside each resource; a browser task inbox
+  // (Aprimo-Connect/aprimo-chrome-extension GetProjects) asks for its tasks' projects by an or of equals on projectId.
+  route(app, ctx, {
+    method: 'POST',
+    url: '/api/projects/search',
+    summary: 'Search projects (PmSearchRequest on a project field, as for tasks; paged by limit and offset)',
+    tag,
+    query: WindowQuery,
+    body: TaskBody,
+    bodyOptional: true,
+    responses: { 200: { description: 'A page of projects', schema: opsCollection('Project', z.unknown()) } },
+    handler: async ({ request }) => {
+      ctx.auth.caller(request);
+      const window = parseWindow(request);
+      const matching = matchingOr400(await projectItems(), request.body ?? {});
+      return collection('Project', matching.slice(window.offset, window.offset + window.limit), matching.length, window, request, ctx.origin(request));
     },
   });
 
