@@ -1,0 +1,13 @@
+// Records sorted by Title (issue 37): the search sorts by `lower(title), title, id` (case-insensitively, with the
+// title itself and the id breaking ties, compile.ts orderBy) and compares `Title =` as lower(title). Without an index on
+// those, a million-record tenant's `ContentType = Image` sorted by Title sorted a third of it for one page (0.7 s).
+import type { Migration } from '../migrate';
+
+export const titleOrder: Migration = {
+  id: '013-title-order',
+  sql: `
+CREATE INDEX records_title_order ON records (lower(title), title, id);
+-- The plain (title, id) order: no search sorts or compares by it (both go through lower()).
+DROP INDEX IF EXISTS records_title;
+`,
+};
