@@ -52,6 +52,30 @@ async function total(app: App, expression: string): Promise<string> {
   return res.status === 200 ? `200 ${body.totalCount}` : `${res.status} ${body.exceptionMessage}`;
 }
 
+interface Page {
+  ids: string[];
+  totalCount: number;
+  nextCursor: string | null;
+}
+
+/** A page of a search (the first, or the one a cursor names), as the client reads it. */
+async function searchPage(app: App, expression: string, sort: string, pageSize: number, cursor?: string): Promise<Page | string> {
+  const res = await fetch(`${app.url}/api/core/search/records?pageSize=${pageSize}${sort ? `&sort=${encodeURIComponent(sort)}` : ''}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${app.token}`, 'api-version': '1', 'content-type': 'application/json', 'user-agent': USER_AGENT },
+    body: JSON.stringify({ searchExpression: { expression }, ...(cursor ? { cursor } : {}) }),
+  });
+  const body = (await res.json()) as { items?: { id: string }[]; totalCount: number; nextCursor?: string | null; exceptionMessage?: string };
+  return res.status === 200 ? { ids: body.items!.map((i) => i.id), totalCount: body.totalCount, nextCursor: body.nextCursor ?? null } : `${res.status} ${body.exceptionMessage}`;
+}
+
+/** A search's first page and the one after it (by the first's cursor), on one app. */
+async function twoPages(app: App, expression: string, sort: string, pageSize: number): Promise<(Page | string)[]> {
+  const first = await searchPage(app, expression, sort, pageSize);
+  if (typeof first === 'string' || !first.nextCursor) return [first];
+  return [first, await searchPage(app, expression, sort, pageSize, first.nextCursor)];
+}
+
 describe('lexemes read from a tsvector\'s text', () => {
   it('reads quoted lexemes, doubled quotes, backslashes and weight A', () => {
     assert.deepEqual(lexemesOf(`'a':1A 'don''t':2 'back\\\\slash':3,4A 'plain'`), [
@@ -87,6 +111,12 @@ for (const backend of backends()) {
       await migrate(store, migrations);
       await seedStore(store, 'demo', () => undefined);
       await growRecords(store, 3000, () => undefined);
+      // Records that share a creation or modification instant: a page in date order breaks the tie by id.
+      await store.query(
+        `UPDATE records SET created_on = timestamptz '2025-03-05T10:00:00Z' + (abs(hashtext(id)) % 3) * interval '1 hour',
+                            modified_on = timestamptz '2025-06-30T00:00:00Z' + (abs(hashtext(id)) % 2) * interval '1 day'
+          WHERE abs(hashtext(id)) % 7 = 0`,
+      );
       const rows = await store.query<{ id: string; name: string; name_path: string }>('SELECT id, name, name_path FROM classifications ORDER BY id LIMIT 12');
       for (const r of rows) classifications.push(r.id, r.name, r.name_path);
       const used = await store.query<{ name: string; name_path: string; identifier: string | null }>(
@@ -128,45 +158,51 @@ for (const backend of backends()) {
       }
     });
 
+    /** Searches from the criteria the index serves, mixed with ones it leaves to SQL. */
+    const generatedSearches = () => {
+    const word = fc.constantFrom(...WORDS, ...ADJECTIVES.map((a) => a.toLowerCase()), 'sun*', 'br*', 'photo', '2999', 'nothere', 'city skyline', '"city skyline"', 'café', '*');
+    const date = fc.constantFrom('2024-01-01', '2025-03-05', '2025-06-30', '2025-03-05T10:00:00Z', '2026-01-01', '2023-12-31');
+    const dateOp = fc.constantFrom('=', '<>', '>', '>=', '<', '<=');
+    const option = fc.constantFrom('Licensed', 'licensed', 'InternalOnly', 'Unrestricted', 'Nope', 'Lic*');
+    const cls = fc.constantFrom(...classifications, 'nope', 'Products*');
+    const leaf = fc.oneof(
+      word,
+      word.map((w) => `Title contains ${w}`),
+      fc.constantFrom('Image', 'video', 'DOCUMENT', 'Imag*', 'Nope').map((t) => `ContentType = ${t}`),
+      fc.constantFrom('ContentType in (Image, Video)', 'ContentType <> Image', 'DirectContentType = Document'),
+      fc.tuple(fc.constantFrom('CreatedOn', 'ModifiedOn'), dateOp, date).map(([p, o, d]) => `${p} ${o} ${d}`),
+      fc.tuple(date, date).map(([a, b]) => `CreatedOn in (${a}, ${b})`),
+      fc.tuple(fc.constantFrom('Option.Name', 'Option.Label', 'Value', ''), fc.constantFrom('=', '<>'), option).map(([a, o, v]) => `FieldName('UsageRights')${a ? `.${a}` : ''} ${o} '${v}'`),
+      option.map((v) => `FieldName('UsageRights').Option.Name in (${v}, InternalOnly)`),
+      fc.tuple(fc.constantFrom('Classification', 'DirectClassification'), fc.constantFrom('=', '<>'), cls).map(([p, o, c]) => `${p} ${o} '${c}'`),
+      fc.constantFrom('Keywords = sunset', 'FileCount > 0', "Title = 'x*'"),
+      fc.tuple(fc.constantFrom('=', '<>'), fc.constantFrom('Released', 'draft', 'ARCHIVED', 'Rel*', 'Nope', '')).map(([o, v]) => `ContentStatus ${o} '${v}'`),
+      fc.constantFrom('ContentStatus in (Draft, Archived)', 'ContentStatus contains released'),
+      fc
+        .tuple(
+          fc.constantFrom('Classification.NamePath', 'Classification.Name', 'Classification.Identifier'),
+          fc.constantFrom('=', '<>'),
+          fc.constantFrom(...paths, ...names, ...identifiers, ...paths.map((p) => p.toUpperCase()), '/Products/*', 'nope', ''),
+        )
+        .map(([p, o, v]) => `${p} ${o} "${v}"`),
+      fc.constantFrom(...paths).map((p) => `Classification.NamePath in ("${p}", "${paths[paths.length - 1]}")`),
+      fc
+        .tuple(fc.constantFrom('', '.Value'), fc.constantFrom('=', '<>'), fc.constantFrom('Ana Lima', 'ana lima', 'Kenji Sato', 'Unknown', 'Ana*', 'Nobody', ''))
+        .map(([a, o, v]) => `FieldName('Photographer')${a} ${o} '${v}'`),
+    );
+    const expression = fc.letrec<{ expr: string }>((tie) => ({
+      expr: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.tuple(tie('expr'), fc.constantFrom(' AND ', ' OR '), tie('expr')).map(([a, j, b]) => `(${a})${j}(${b})`),
+        tie('expr').map((e) => `NOT (${e})`),
+      ),
+    })).expr;
+      return expression;
+    };
+
     it('agrees with SQL on generated searches', async () => {
-      const word = fc.constantFrom(...WORDS, ...ADJECTIVES.map((a) => a.toLowerCase()), 'sun*', 'br*', 'photo', '2999', 'nothere', 'city skyline', '"city skyline"', 'café', '*');
-      const date = fc.constantFrom('2024-01-01', '2025-03-05', '2025-06-30', '2025-03-05T10:00:00Z', '2026-01-01', '2023-12-31');
-      const dateOp = fc.constantFrom('=', '<>', '>', '>=', '<', '<=');
-      const option = fc.constantFrom('Licensed', 'licensed', 'InternalOnly', 'Unrestricted', 'Nope', 'Lic*');
-      const cls = fc.constantFrom(...classifications, 'nope', 'Products*');
-      const leaf = fc.oneof(
-        word,
-        word.map((w) => `Title contains ${w}`),
-        fc.constantFrom('Image', 'video', 'DOCUMENT', 'Imag*', 'Nope').map((t) => `ContentType = ${t}`),
-        fc.constantFrom('ContentType in (Image, Video)', 'ContentType <> Image', 'DirectContentType = Document'),
-        fc.tuple(fc.constantFrom('CreatedOn', 'ModifiedOn'), dateOp, date).map(([p, o, d]) => `${p} ${o} ${d}`),
-        fc.tuple(date, date).map(([a, b]) => `CreatedOn in (${a}, ${b})`),
-        fc.tuple(fc.constantFrom('Option.Name', 'Option.Label', 'Value', ''), fc.constantFrom('=', '<>'), option).map(([a, o, v]) => `FieldName('UsageRights')${a ? `.${a}` : ''} ${o} '${v}'`),
-        option.map((v) => `FieldName('UsageRights').Option.Name in (${v}, InternalOnly)`),
-        fc.tuple(fc.constantFrom('Classification', 'DirectClassification'), fc.constantFrom('=', '<>'), cls).map(([p, o, c]) => `${p} ${o} '${c}'`),
-        fc.constantFrom('Keywords = sunset', 'FileCount > 0', "Title = 'x*'"),
-        fc.tuple(fc.constantFrom('=', '<>'), fc.constantFrom('Released', 'draft', 'ARCHIVED', 'Rel*', 'Nope', '')).map(([o, v]) => `ContentStatus ${o} '${v}'`),
-        fc.constantFrom('ContentStatus in (Draft, Archived)', 'ContentStatus contains released'),
-        fc
-          .tuple(
-            fc.constantFrom('Classification.NamePath', 'Classification.Name', 'Classification.Identifier'),
-            fc.constantFrom('=', '<>'),
-            fc.constantFrom(...paths, ...names, ...identifiers, ...paths.map((p) => p.toUpperCase()), '/Products/*', 'nope', ''),
-          )
-          .map(([p, o, v]) => `${p} ${o} "${v}"`),
-        fc.constantFrom(...paths).map((p) => `Classification.NamePath in ("${p}", "${paths[paths.length - 1]}")`),
-        fc
-          .tuple(fc.constantFrom('', '.Value'), fc.constantFrom('=', '<>'), fc.constantFrom('Ana Lima', 'ana lima', 'Kenji Sato', 'Unknown', 'Ana*', 'Nobody', ''))
-          .map(([a, o, v]) => `FieldName('Photographer')${a} ${o} '${v}'`),
-      );
-      const expression = fc.letrec<{ expr: string }>((tie) => ({
-        expr: fc.oneof(
-          { depthSize: 'small', withCrossShrink: true },
-          leaf,
-          fc.tuple(tie('expr'), fc.constantFrom(' AND ', ' OR '), tie('expr')).map(([a, j, b]) => `(${a})${j}(${b})`),
-          tie('expr').map((e) => `NOT (${e})`),
-        ),
-      })).expr;
+      const expression = generatedSearches();
       await fc.assert(
         fc.asyncProperty(expression, async (e) => {
           const expected = await total(sql, e);
@@ -174,6 +210,40 @@ for (const backend of backends()) {
           assert.equal(await total(sampled, e), expected, `index of a sample's words: ${e}`);
         }),
         { numRuns: RUNS },
+      );
+    });
+
+    it('reads a search\'s page from the index as SQL reads it: the same records, order and cursor', async () => {
+      const pageReads = () => statements.filter((s) => /^SELECT r\.id FROM records r WHERE/.test(s));
+      // In date order (no sort: the newest first) the page comes from the index's dates; in another order a rare
+      // search's page is read by its hits' ids.
+      const cases: [string, string, RegExp | null][] = [
+        [`Classification.NamePath = "${paths[0]}"`, '', null],
+        [`ContentType = Image AND Classification.NamePath = "${paths[1]}"`, '', null],
+        ['CreatedOn = 2025-03-05', 'CreatedOn desc', null],
+        ['ModifiedOn >= 2025-06-30', 'ModifiedOn', null],
+        [`Classification.NamePath = "${paths[0]}"`, 'Title', /= ANY\(/],
+        ["FieldName('Photographer') = 'Ana Lima' AND ContentType = Image", 'Title desc', /= ANY\(/],
+      ];
+      for (const [expression, sort, read] of cases) {
+        statements = [];
+        const pages = await twoPages(indexed, expression, sort, 9);
+        assert.deepEqual(pages, await twoPages(sql, expression, sort, 9), `${expression} sorted by '${sort}'`);
+        assert.equal(pages.length, 2, `${expression}: a single page, a weak comparison`);
+        const reads = pageReads();
+        if (read) assert.ok(reads.length > 0 && reads.every((s) => read.test(s)), `${expression} sorted by '${sort}': the page was not read by its hits`);
+        else assert.deepEqual(reads, [], `${expression} sorted by '${sort}': the page was read in SQL`);
+      }
+    });
+
+    it('pages generated searches in any order as SQL does', async () => {
+      const expression = generatedSearches();
+      const sort = fc.constantFrom('', 'CreatedOn', 'CreatedOn desc', 'ModifiedOn', 'ModifiedOn desc', 'Title', 'Title desc', 'ContentType', 'Rank desc', "FieldName('UsageRights')");
+      await fc.assert(
+        fc.asyncProperty(expression, sort, fc.integer({ min: 1, max: 60 }), async (e, by, size) => {
+          assert.deepEqual(await twoPages(indexed, e, by, size), await twoPages(sql, e, by, size), `${e} sorted by '${by}', pages of ${size}`);
+        }),
+        { numRuns: Math.ceil(RUNS / 2) },
       );
     });
 

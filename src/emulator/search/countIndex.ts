@@ -229,10 +229,43 @@ interface Classification {
   namePath: string;
 }
 
+/** A page's order by a date column (the date, then the id ascending). */
+export interface DateSort {
+  column: 'created' | 'modified';
+  descending: boolean;
+}
+
 /** Ordinals sorted by a date column, with the dates in that order: a range is a slice. */
 interface DateOrder {
   at: Float64Array;
   ordinals: Int32Array;
+}
+
+/**
+ * The records' ids by ordinal, packed: one string of them all and where each starts (a million 32-character ids
+ * take about 36 MB so, against some 56 MB as a million separate strings).
+ */
+export class RecordIds {
+  constructor(
+    private readonly all: string,
+    private readonly starts: Uint32Array,
+  ) {}
+
+  static build(chunks: string[][]): RecordIds {
+    const n = chunks.reduce((sum, c) => sum + c.length, 0);
+    const starts = new Uint32Array(n + 1);
+    let i = 0;
+    for (const chunk of chunks) for (const id of chunk) starts[i + 1] = starts[i++] + id.length;
+    return new RecordIds(chunks.map((c) => c.join('')).join(''), starts);
+  }
+
+  get bytes(): number {
+    return this.all.length + this.starts.byteLength;
+  }
+
+  at(ordinal: number): string {
+    return this.all.slice(this.starts[ordinal], this.starts[ordinal + 1]);
+  }
 }
 
 /** The tenant as the index holds it; ordinals are positions in id order. */
@@ -249,17 +282,60 @@ export class CountIndex {
     private readonly fields: Map<string, Map<string, Int32Array>>,
     private readonly classifications: Classification[],
     private readonly classified: Map<string, Int32Array>,
+    private readonly ids: RecordIds,
     readonly buildMs: number,
   ) {}
 
   /** The number of records the plan matches; undefined when the plan needs what the index does not hold (a rare word, another field). */
   count(plan: CountPlan): number | undefined {
+    return this.search(plan, { offset: 0, limit: 0, hitsUpTo: 0 })?.count;
+  }
+
+  /**
+   * What the index can tell of a search's page besides its count: undefined when the plan needs what the index does
+   * not hold. In a date order (`by`, as the compiler sorts: the date, then the id ascending) the page itself, from the
+   * index's dates. Otherwise, when the search has at most `hitsUpTo` hits, their ids (in id order): a search that rare
+   * has its page read by them rather than by walking a sort order until enough records pass its test.
+   */
+  search(plan: CountPlan, page: { by?: DateSort; offset: number; limit: number; hitsUpTo: number }): { count: number; page?: string[]; hits?: string[] } | undefined {
+    let bits: Bits;
     try {
-      return this.evaluate(plan).count();
+      bits = this.evaluate(plan);
     } catch (err) {
       if (err === NOT_HELD) return undefined;
       throw err;
     }
+    const count = bits.count();
+    if (page.by && this.dates.exact) return { count, page: this.inDateOrder(bits, page.by, page.offset + page.limit).slice(page.offset).map((o) => this.ids.at(o)) };
+    if (count > page.hitsUpTo) return { count };
+    const hits: string[] = [];
+    const words = bits.words;
+    for (let w = 0; w < words.length; w++) {
+      for (let v = words[w]; v !== 0; v &= v - 1) hits.push(this.ids.at((w << 5) + (31 - Math.clz32(v & -v))));
+    }
+    return { count, hits };
+  }
+
+  /** The first `n` ordinals of `bits` sorted by the date, then by ordinal (id order) ascending, as ORDER BY <date> <dir>, r.id. */
+  private inDateOrder(bits: Bits, by: DateSort, n: number): number[] {
+    const { at, ordinals } = by.column === 'created' ? this.dates.created : this.dates.modified;
+    const words = bits.words;
+    const out: number[] = [];
+    const step = by.descending ? -1 : 1;
+    // Runs of equal dates: the sort of the dates may leave their ordinals in any order, the SQL orders them by id.
+    for (let i = by.descending ? at.length - 1 : 0; out.length < n && i >= 0 && i < at.length; ) {
+      let end = i + step;
+      while (end >= 0 && end < at.length && at[end] === at[i]) end += step;
+      const run: number[] = [];
+      for (let j = i; j !== end; j += step) {
+        const o = ordinals[j];
+        if (words[o >>> 5] & (1 << (o & 31))) run.push(o);
+      }
+      if (run.length > 1) run.sort((a, b) => a - b);
+      for (const o of run) out.push(o);
+      i = end;
+    }
+    return out.slice(0, n);
   }
 
   /** Bytes the index's arrays hold (its postings and dates). */
@@ -273,7 +349,7 @@ export class CountIndex {
     add(this.statuses);
     this.fields.forEach(add);
     add(this.classified);
-    return n;
+    return n + this.ids.bytes;
   }
 
   private evaluate(plan: CountPlan): Bits {
@@ -542,6 +618,7 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
   const statuses = new ListBuilder();
   const fieldLists = new Map(optionFields.map((id) => [id, new ListBuilder()]));
   const classified = new ListBuilder();
+  const ids: string[][] = [];
   let size = 0;
   let after = '';
   for (;;) {
@@ -549,6 +626,7 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
     const rows = await store.query<{ id: string; v: string }>(`SELECT id, tsv::text AS v FROM records WHERE id > $1::text ORDER BY id LIMIT ${chunkSize}`, [after]);
     if (!rows.length) break;
     const base = size;
+    ids.push(rows.map((r) => r.id));
     rows.forEach((r, i) => {
       for (const { word, title } of lexemesOf(r.v)) {
         if (vocabulary && !vocabulary.has(word)) continue;
@@ -621,6 +699,7 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
     new Map([...fieldLists].map(([id, b]) => [id, b.done()])),
     classifications,
     classified.done(),
+    RecordIds.build(ids),
     performance.now() - started,
   );
 }

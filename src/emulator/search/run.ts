@@ -5,6 +5,7 @@ import {
   checkExpression,
   checkSort,
   guidKey,
+  lookupProperty,
   parseExpression,
   parseSort,
   withSearchDefaults,
@@ -15,11 +16,12 @@ import {
   type ResolvedSubExpression,
   type SearchExpression,
   type SearchRequest,
+  type SortExpression,
 } from '../../core/search';
 import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
-import { Compiler, SqlBuilder, type CompileInput, type FieldDef } from './compile';
-import { countPlan } from './countIndex';
+import { COLUMNS, Compiler, SqlBuilder, type CompileInput, type FieldDef } from './compile';
+import { countPlan, type DateSort } from './countIndex';
 import { decodeCursor, encodeCursor } from './cursor';
 import { countFacets, type FacetRequest, type FacetResult } from './facets';
 import { RowCache, type TrackedStore } from '../storage/tracking';
@@ -127,6 +129,39 @@ function boundExpression(
   return { kind: 'search', body, range };
 }
 
+/**
+ * A records search with at most this many hits has its page read by their ids (from the search index) and sorted,
+ * rather than by walking the sort order's index and testing each record until a page of them pass: at a million
+ * records a search that 0.2 % of them match walks some 25,000 records for its first page (0.6 s on PGlite).
+ */
+const HITS_PAGE_MAX = 20_000;
+
+/**
+ * The date order a records search's page is in, when it is one the search index holds: no sort (the newest first),
+ * or a sort by CreatedOn or ModifiedOn alone (both then by id, compile.ts orderBy).
+ */
+function dateSortOf(sort: SortExpression | undefined): DateSort | undefined {
+  if (!sort || !sort.items.length) return { column: 'created', descending: true };
+  const [item, ...rest] = sort.items;
+  if (rest.length || item.target.kind === 'field') return undefined;
+  const info = lookupProperty('records', item.target.name);
+  const column = info?.sortable ? COLUMNS.records.get(info.name) : undefined;
+  const descending = item.direction === 'desc';
+  if (column?.on !== 'row') return undefined;
+  if (column.sql === 'r.created_on') return { column: 'created', descending };
+  if (column.sql === 'r.modified_on') return { column: 'modified', descending };
+  return undefined;
+}
+
+/** The page of exactly these records (a search's hits) in the search's order: the same rows, in the same order, as the search's own SQL page. */
+async function pageOfHits(ctx: EmulatorContext, ids: string[], input: CompileInput, sort: SortExpression | undefined, limit: number, offset: number): Promise<{ id: string }[]> {
+  if (offset >= ids.length) return [];
+  const sql = new SqlBuilder();
+  const hits = sql.bind(ids);
+  const order = new Compiler(input, sql).orderBy(sort, 'r.created_on DESC');
+  return ctx.store.query<{ id: string }>(`SELECT r.id FROM records r WHERE r.id = ANY(${hits}::text[]) ORDER BY ${order} LIMIT ${sql.bind(limit)}::int OFFSET ${sql.bind(offset)}::int`, sql.params);
+}
+
 export async function runSearch(ctx: EmulatorContext, request: SearchRequest, page: SearchPage, facets?: readonly FacetRequest[]): Promise<SearchResult> {
   const r = withSearchDefaults(request);
   const fields = r.target === 'records' ? await tenantFields(ctx) : undefined;
@@ -153,21 +188,30 @@ export async function runSearch(ctx: EmulatorContext, request: SearchRequest, pa
   const limit = `${sql.bind(page.limit)}::int`;
   const off = `${sql.bind(offset)}::int`;
   const countSql = `SELECT count(*)::int AS n FROM ${table} WHERE ${where}`;
+  const pageSql = `SELECT ${alias}.id FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`;
+  // From the search index when it is current and holds every part of the search; else counted in SQL.
+  const plan = countPlan(bound.ast, compileInput);
+  const index = plan && (await ctx.searchIndex.current());
+  // A sort by rank reads the search's full-text parts, which only its own SQL has.
+  const byRank = sortParsed?.ast.items.some((i) => i.target.kind !== 'field' && i.target.name.toLowerCase() === 'rank');
+  const held = index ? index.search(plan, { by: dateSortOf(sortParsed?.ast), offset, limit: page.limit, hitsUpTo: byRank ? 0 : HITS_PAGE_MAX }) : undefined;
   const count = async () => {
-    // From the search index when it is current and holds every part of the search; else in SQL.
-    const plan = countPlan(bound.ast, compileInput);
-    const index = plan && (await ctx.searchIndex.current());
-    const counted = index && index.count(plan);
-    if (counted !== undefined) return counted;
+    if (held) return held.count;
     const started = performance.now();
     const n = (await ctx.store.query<{ n: number }>(countSql, whereParams))[0]?.n ?? 0;
     if (plan) ctx.searchIndex.countedInSql(performance.now() - started);
     return n;
   };
-  const [rows, total] = await Promise.all([
-    ctx.store.query<{ id: string }>(`SELECT ${alias}.id FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${off}`, sql.params),
-    cachesOf(ctx.store).totals.get(`${countSql}\n${JSON.stringify(whereParams)}`, count),
-  ]);
+  const readPage = async () => {
+    if (held?.page) return held.page.map((id) => ({ id }));
+    if (held?.hits && index) {
+      const byHits = await pageOfHits(ctx, held.hits, compileInput, sortParsed?.ast, page.limit, offset);
+      // Read while nothing a search reads was written since the index was: the same page the SQL reads.
+      if (ctx.store.searchGeneration() === index.generation) return byHits;
+    }
+    return ctx.store.query<{ id: string }>(pageSql, sql.params);
+  };
+  const [rows, total] = await Promise.all([readPage(), cachesOf(ctx.store).totals.get(`${countSql}\n${JSON.stringify(whereParams)}`, count)]);
   const totalCount = total ?? 0;
   const facetCounts = facets?.length && r.target === 'records' ? await countFacets(ctx, facets, where, whereParams, (by, key) => fields?.resolve(by, key)) : undefined;
   const ids = rows.map((x) => x.id);

@@ -15,5 +15,6 @@ import { refreshTokens } from './refreshTokens';
 import { recordTrail } from './recordTrail';
 import { configurationObjects } from './configurationObjects';
 import { recordAiInfluenced } from './recordAiInfluenced';
+import { titleOrder } from './titleOrder';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder];
