@@ -25,7 +25,9 @@ function loadedBy(args: string[]): string[] {
 }
 
 describe('dam command table', () => {
-  it("each line's words select the command of that name, in the order dam help lists them", () => {
+  it("each line's words select the command of that name, in the order dam help lists them", function () {
+    // Loads every command's module (and the client) through tsx: seconds on a busy machine.
+    this.timeout(60_000);
     const names = commandEntries.map((e) => e.name.join(' '));
     assert.equal(new Set(names).size, names.length, 'a command is listed twice');
     for (const entry of commandEntries) assert.deepEqual(entry.load().name, entry.name);
