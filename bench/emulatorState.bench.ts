@@ -5,8 +5,8 @@
 // - the build `npm run emulator` runs first, when no source changed, beside a forced build.
 // Runs the bundle (dist/emulator.js, built by `npm run bench`), as users do.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EMULATOR_BUNDLE, exited, startEmulatorProcess } from '../test/support/emulatorProcess';
 import { emulatorToken, median, printRow } from './stats';
@@ -19,19 +19,35 @@ const UI_ROUNDS = Number(process.env.DAM_BENCH_UI_ROUNDS ?? 2);
 
 const headers = (t: string) => ({ authorization: `Bearer ${t}`, accept: 'application/json', 'api-version': '1', 'user-agent': 'dam-bench', 'content-type': 'application/json' });
 
-/** Spawn to the first demo record answered, then a clean stop. */
-async function startToFirstRecord(data: string, entry = EMULATOR_BUNDLE): Promise<number> {
+/** The CPU (user + system, every thread) a live process has used so far, from /proc; NaN where there is none. */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Spawn to the first demo record answered, then a clean stop; the wall time and the emulator's CPU until then. */
+async function startAndCpu(data: string, entry = EMULATOR_BUNDLE): Promise<{ ms: number; cpuMs: number }> {
   const started = performance.now();
   const em = await startEmulatorProcess({ data, seed: 'demo', entry });
   try {
     const res = await fetch(`${em.url}/api/core/records?pageSize=1`, { headers: headers(await emulatorToken(em.url)) });
     const body = (await res.json()) as { totalCount: number; items: unknown[] };
     if (body.totalCount < 500 || body.items.length !== 1) throw new Error(`expected the demo tenant, got ${JSON.stringify(body).slice(0, 200)}`);
-    return performance.now() - started;
+    return { ms: performance.now() - started, cpuMs: cpuOf(em.child.pid) };
   } finally {
     em.child.kill('SIGTERM');
     await exited(em.child);
   }
+}
+
+async function startToFirstRecord(data: string, entry = EMULATOR_BUNDLE): Promise<number> {
+  return (await startAndCpu(data, entry)).ms;
 }
 
 async function firstStart(): Promise<void> {
@@ -56,20 +72,42 @@ async function firstStart(): Promise<void> {
  * alternating, so a change to the start is measured before and after in one run on a noisy machine.
  */
 async function firstStartAgainst(baselineDist: string): Promise<void> {
-  const sides = { this: EMULATOR_BUNDLE, baseline: [join(resolve(baselineDist), 'emulator.js')] };
-  const times: Record<keyof typeof sides, number[]> = { this: [], baseline: [] };
+  const base = resolve(baselineDist);
+  // The extension's path (dist/emulator.js) and the README's first command (`dam emulator`, the CLI bundle), each
+  // from this build and from the baseline build.
+  const sides = {
+    this: EMULATOR_BUNDLE,
+    baseline: [join(base, 'emulator.js')],
+    thisCli: ['dist/cli.js', 'emulator'],
+    baselineCli: [join(base, 'cli.js'), 'emulator'],
+  };
+  type Side = keyof typeof sides;
+  const runs: Record<Side, { ms: number; cpuMs: number }[]> = { this: [], baseline: [], thisCli: [], baselineCli: [] };
+  const order: Side[] = ['baseline', 'this', 'baselineCli', 'thisCli'];
   for (let i = 0; i < ROUNDS; i++) {
-    for (const side of i % 2 === 0 ? (['baseline', 'this'] as const) : (['this', 'baseline'] as const)) {
+    for (const side of i % 2 === 0 ? order : [...order].reverse()) {
       const dir = mkdtempSync(join(tmpdir(), 'dam-bench-start-'));
       try {
-        times[side].push(await startToFirstRecord(join(dir, 'data'), sides[side]));
+        runs[side].push(await startAndCpu(join(dir, 'data'), sides[side]));
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     }
   }
-  const paired = median(times.this.map((t, i) => t / times.baseline[i]));
-  printRow(`emulator first start, this build vs ${baselineDist} (median of ${ROUNDS})`, `${median(times.this).toFixed(0)} ms`, `${median(times.baseline).toFixed(0)} ms`, `${(median(times.this) / median(times.baseline)).toFixed(2)}x, per round ${paired.toFixed(2)}x`);
+  const row = (what: string, a: Side, b: Side) => {
+    const ms = (s: Side) => median(runs[s].map((r) => r.ms));
+    const cpu = (s: Side) => median(runs[s].map((r) => r.cpuMs));
+    const paired = median(runs[a].map((r, i) => r.cpuMs / runs[b][i].cpuMs));
+    printRow(
+      `${what} (median of ${ROUNDS})`,
+      `${ms(a).toFixed(0)} ms, CPU ${cpu(a).toFixed(0)} ms`,
+      `${ms(b).toFixed(0)} ms, CPU ${cpu(b).toFixed(0)} ms`,
+      `wall ${(ms(a) / ms(b)).toFixed(2)}x, CPU ${(cpu(a) / cpu(b)).toFixed(2)}x (per round ${paired.toFixed(2)}x); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
+  };
+  row(`first start, dist/emulator.js, this build vs ${baselineDist}`, 'this', 'baseline');
+  row(`first start, dam emulator, this build vs ${baselineDist}`, 'thisCli', 'baselineCli');
+  row('first start, dam emulator vs dist/emulator.js, this build', 'thisCli', 'this');
 }
 
 async function devtools(url: string, method: string, path: string, body?: unknown): Promise<number> {
@@ -190,6 +228,12 @@ function buildStep(): void {
 }
 
 async function main(): Promise<void> {
+  // DAM_BENCH_START_ONLY=1: only the first starts (and the baseline's, if given), for comparing builds quickly.
+  if (process.env.DAM_BENCH_START_ONLY === '1') {
+    await firstStart();
+    if (process.env.DAM_BENCH_BASELINE_DIST) await firstStartAgainst(process.env.DAM_BENCH_BASELINE_DIST);
+    return;
+  }
   buildStep();
   await firstStart();
   if (process.env.DAM_BENCH_BASELINE_DIST) await firstStartAgainst(process.env.DAM_BENCH_BASELINE_DIST);

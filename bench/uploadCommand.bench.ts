@@ -7,9 +7,10 @@
 // DAM_BENCH_FILES / DAM_BENCH_FILE_MB / DAM_BENCH_ROUNDS change the load.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { DamClient } from '../src/api/client';
 import { UNPACED } from '../src/api/pacing';
@@ -20,18 +21,24 @@ import { startEmulatorProcess } from '../test/support/emulatorProcess';
 const FILES = Number(process.env.DAM_BENCH_FILES ?? 200);
 const FILE_MB = Number(process.env.DAM_BENCH_FILE_MB ?? 1);
 const ROUNDS = Number(process.env.DAM_BENCH_ROUNDS ?? 7);
+/** The `dam` bundle measured (default this checkout's). */
+const CLI = process.env.DAM_BENCH_CLI ?? 'dist/cli.js';
 
 async function countIn(client: DamClient, classificationId: string): Promise<number> {
   const page = await client.search.records({ expression: 'DirectClassification = @c', namedParameters: { c: classificationId }, pageSize: 1 });
   return page.totalCount ?? NaN;
 }
 
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
+const CPU_AT_EXIT = pathToFileURL(join(__dirname, 'fixtures', 'cpu-at-exit.mjs')).href;
+
+/** A node script's wall time, and the CPU its process used (fixtures/cpu-at-exit.mjs), to its exit. */
+function timed(script: string, args: string[], cpuFile: string, env: NodeJS.ProcessEnv = {}): { ms: number; cpuMs: number; stdout: string } {
+  rmSync(cpuFile, { force: true });
   const started = performance.now();
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--import', CPU_AT_EXIT, script, ...args], { encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, ...env, DAM_BENCH_CPU_FILE: cpuFile } });
   const ms = performance.now() - started;
-  if (r.status !== 0) throw new Error(`${args[0]} failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  return { ms, stdout: r.stdout };
+  if (r.status !== 0) throw new Error(`${script} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return { ms, cpuMs: Number(readFileSync(cpuFile, 'utf8').trim()), stdout: r.stdout };
 }
 
 async function main() {
@@ -59,12 +66,23 @@ async function main() {
     const cliMs: number[] = [];
     // The command's path asked for each record's version id too, as the CLI does for its output: what the rest is.
     const versionsMs: number[] = [];
+    // The CPU each side's process used (the emulator's is shared by both and not counted).
+    const cpu: Record<'command' | 'cli' | 'versions' | 'baseline', number[]> = { command: [], cli: [], versions: [], baseline: [] };
+    const cpuFile = join(work, 'cpu.txt');
+    // DAM_BENCH_BASELINE_DIST=<a dist/ built from another commit>: that build's `dam upload` too, in the same rounds.
+    const baselineCli = process.env.DAM_BENCH_BASELINE_DIST ? join(process.env.DAM_BENCH_BASELINE_DIST, 'cli.js') : undefined;
+    const baselineMs: number[] = [];
+    const sides = ['command', 'cli', 'versions', ...(baselineCli ? ['baseline'] : [])] as ('command' | 'cli' | 'versions' | 'baseline')[];
+    const cliArgs = (cls: string) => ['upload', ...files, '--classification', cls, '--url', url, '--json', '--max-rate', '0', '--max-in-flight', '0'];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const who of round % 2 === 0 ? ['command', 'cli', 'versions'] : ['versions', 'cli', 'command']) {
+      for (const who of round % 2 === 0 ? sides : [...sides].reverse()) {
         const cls = (await client.classifications.create({ name: `bench-${round}-${who}` })).id;
-        if (who === 'cli') cliMs.push(timed(process.execPath, ['dist/cli.js', 'upload', ...files, '--classification', cls, '--url', url, '--json', '--max-rate', '0', '--max-in-flight', '0']).ms);
-        else if (who === 'versions') versionsMs.push(timed(process.execPath, [fixture, url, cls, ...files], { DAM_BATCH_WITH_VERSIONS: '1' }).ms);
-        else commandMs.push(timed(process.execPath, [fixture, url, cls, ...files]).ms);
+        let run;
+        if (who === 'cli') cliMs.push((run = timed(CLI, cliArgs(cls), cpuFile)).ms);
+        else if (who === 'baseline') baselineMs.push((run = timed(baselineCli!, cliArgs(cls), cpuFile)).ms);
+        else if (who === 'versions') versionsMs.push((run = timed(fixture, [url, cls, ...files], cpuFile, { DAM_BATCH_WITH_VERSIONS: '1' })).ms);
+        else commandMs.push((run = timed(fixture, [url, cls, ...files], cpuFile)).ms);
+        cpu[who].push(run.cpuMs);
         const count = await countIn(client, cls);
         if (count !== FILES) throw new Error(`${who}: ${count} records in the classification, expected ${FILES}`);
       }
@@ -86,6 +104,20 @@ async function main() {
       `Upload command path ${(median(commandMs) / 1000).toFixed(2)} s`,
       `the CLI's extra requests for its output; CLI/this ${(median(cliMs) / median(versionsMs)).toFixed(2)}x, per round ${median(cliMs.map((ms, i) => ms / versionsMs[i])).toFixed(2)}x`,
     );
+    printRow(
+      '  CPU of the uploading process, median',
+      `${median(cpu.cli).toFixed(0)} ms`,
+      `Upload command path ${median(cpu.command).toFixed(0)} ms, with version ids ${median(cpu.versions).toFixed(0)} ms`,
+      `CLI/command ${(median(cpu.cli) / median(cpu.command)).toFixed(2)}x, CLI/with versions ${(median(cpu.cli) / median(cpu.versions)).toFixed(2)}x; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
+    if (baselineCli) {
+      printRow(
+        `  dam upload of ${process.env.DAM_BENCH_BASELINE_DIST}`,
+        `${(median(baselineMs) / 1000).toFixed(2)} s`,
+        `this build ${(median(cliMs) / 1000).toFixed(2)} s`,
+        `this/that ${(median(cliMs) / median(baselineMs)).toFixed(2)}x, per round ${median(cliMs.map((ms, i) => ms / baselineMs[i])).toFixed(2)}x; CPU ${median(cpu.baseline).toFixed(0)} ms, this/that ${(median(cpu.cli) / median(cpu.baseline)).toFixed(2)}x`,
+      );
+    }
     console.log(`rounds (s): CLI ${cliMs.map((m) => (m / 1000).toFixed(2)).join(' ')} | command ${commandMs.map((m) => (m / 1000).toFixed(2)).join(' ')} | with versions ${versionsMs.map((m) => (m / 1000).toFixed(2)).join(' ')}`);
   } finally {
     if (emulator && emulator.exitCode === null) {

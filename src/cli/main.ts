@@ -1,21 +1,24 @@
 // Entry of the `dam` CLI: picks the sub-command by its leading words and runs it.
-import { commands } from './commands';
-import { cliErrorMessage } from './errors';
+import { commandEntries, type CommandEntry } from './commands';
 import { parseCommandArgs, UsageError, type Command, type CommandIO } from './command';
-import { CLI_VERSION, describeService } from './connection';
+import type * as Connection from './connection';
+import type * as Errors from './errors';
 
+/** The command the leading words select (the longest match), its module loaded only now. */
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
-  let best: { command: Command; rest: string[] } | undefined;
-  for (const command of commands) {
-    const n = command.name.length;
-    if (argv.length >= n && command.name.every((word, i) => argv[i] === word)) {
-      if (!best || n > best.command.name.length) best = { command, rest: argv.slice(n) };
+  let best: CommandEntry | undefined;
+  for (const entry of commandEntries) {
+    const n = entry.name.length;
+    if (argv.length >= n && entry.name.every((word, i) => argv[i] === word)) {
+      if (!best || n > best.name.length) best = entry;
     }
   }
-  return best;
+  return best && { command: best.load(), rest: argv.slice(best.name.length) };
 }
 
+/** Every command with its summary: the one place that loads every command's module. */
 function helpText(): string {
+  const commands = commandEntries.map((e) => e.load());
   const width = Math.max(...commands.map((c) => c.name.join(' ').length), 8);
   const lines = commands.map((c) => `  dam ${c.name.join(' ').padEnd(width)}  ${c.summary}`);
   return ['usage: dam <command> [options]', '       dam --version', '', 'commands:', ...lines, '', 'Run `dam <command> --help` for its options.'].join('\n');
@@ -23,6 +26,10 @@ function helpText(): string {
 
 /** `dam --version`: the version, the Node.js it runs on, and which service a command would talk to, and why. */
 function versionText(env: NodeJS.ProcessEnv): string {
+  // The connection code (the client and its schemas) loads here and for the commands that talk to a service, not
+  // for `dam emulator`, whose start it would only delay. Plain requires, as in commands/index.ts.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { CLI_VERSION, describeService } = require('./connection') as typeof Connection;
   const service = describeService(env);
   return [`dam ${CLI_VERSION} (DAM Workbench), Node.js ${process.version}`, `service: ${service.url} (${service.source})`, `sign-in: ${service.signIn}`].join('\n');
 }
@@ -55,6 +62,8 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     }
     // --verbose and --json keep the HTTP exchange and the service's exception type; people get words.
     const detailed = found.rest.includes('--verbose') || found.rest.includes('--json');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { cliErrorMessage } = require('./errors') as typeof Errors;
     io.stderr.write(`dam: ${cliErrorMessage(err, detailed)}\n`);
     return 1;
   }

@@ -37,6 +37,9 @@ import { growRecords } from './seed/scale';
 import { CountIndexHolder, type CountIndexMode, type CountIndexTuning } from './search/countIndex';
 import { registerTenantLimits } from './tenantLimits';
 import { tenantLimitsConfig, type TenantLimitsOptions } from '../core/limits';
+import { startMark } from './startTrace';
+
+startMark('server module evaluated');
 
 const ROUTED_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -213,6 +216,7 @@ export async function buildApp(
     loopbackOnly: /^(127\.|::1$|localhost$)/.test(host),
     limits: tenantLimitsConfig(options.tenantLimits),
   };
+  startMark('buildApp begins');
   const tokens = new TokenService(store, clock, config.tokenTtl);
   const secret = await tenantSecret(store);
   const pending = new Set<Promise<void>>();
@@ -261,6 +265,7 @@ export async function buildApp(
   const state = new EmulatorState({ store, blobs, gate, home, preparedStates, freshTenant: (seed) => freshTenant(seed, log, memoryTemplates.get(seed)), log });
   state.onReplaced(() => tokens.forget());
   await state.sweep(options.exportOnExit);
+  startMark('state swept');
 
   const ctx: EmulatorContext = {
     store,
@@ -396,6 +401,7 @@ export async function buildApp(
   if (!givenBlobs) app.addHook('onClose', () => blobs.close());
   // A build in progress stops at its next statement: closing does not wait for a million records to be read.
   app.addHook('onClose', async () => searchIndex.close());
+  startMark('app set up, before the routes');
   for (const register of routeModules) await register(app, ctx);
   const idle = async () => {
     while (pending.size) await Promise.allSettled([...pending]);
@@ -425,6 +431,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ? await openPglite(':memory:', await template)
     : await openStore({ data: options.data ?? '.dam-emulator', database: options.database, prepared: prepared?.pgdata, records: options.records });
   log(`opened ${store.kind} store in ${Date.now() - started} ms`);
+  startMark('store opened');
   let app: FastifyInstance | undefined;
   // Blobs sit beside a persistent PGlite database; a :memory: or PostgreSQL-backed emulator keeps them in a private temp folder.
   const blobs = openBlobStore(inMemory || options.database ? undefined : (options.data ?? '.dam-emulator'));
@@ -434,6 +441,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const swept = await blobs.sweepTemporary();
     if (swept) log(`removed ${swept} unfinished blob file(s) a stopped emulator left`);
     await prepareStore(store, blobs.dir, { seed, importDir: options.importDir }, log);
+    startMark('store prepared');
     if (inMemory && !memoryTemplates.has(seed) && !imported && 'snapshot' in store) {
       // Later in-memory starts in this process (test suites) begin from this seeded copy instead of
       // running initdb and the seeders again. Taken before the tenant secret exists, so each start
@@ -453,10 +461,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
     const built = await buildApp(store, { ...options, snapshotHome }, () => url, blobs);
     app = built.app;
+    startMark('app built');
     // On a large tenant the search index is there before the first request (search/countIndex.ts warm()).
     await built.ctx.searchIndex.warm();
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 7070, host });
+    startMark('listening');
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 7070);
     url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import type { SqlParam, Store, Transaction as StoreTransaction } from './store';
 import { untarChunks } from './untar';
+import { startMark } from '../startTrace';
 
 /** PGlite has no client stream for COPY: its data goes through the virtual file '/dev/blob' instead of STDOUT/STDIN. */
 function wrap(db: PGlite | Transaction): StoreTransaction {
@@ -314,7 +315,9 @@ export async function openPglite(data: string, template?: Blob, options: OpenPgl
       const compiled = sizing.optimisedCode ? Promise.resolve(undefined) : compileBundledWasm();
       compiled.catch(() => undefined);
       await unpackPgdata(options.prepared, dataDir);
+      startMark('prepared tenant unpacked');
       options = { ...options, wasmModule: await compiled };
+      startMark('wasm compiled');
       initdb = false;
     } else if (initdb && dataDir && existsSync(INITDB_SCRIPT) && !options.initdbArgs) {
       await initdbApart(dataDir);
@@ -325,6 +328,7 @@ export async function openPglite(data: string, template?: Blob, options: OpenPgl
     unlock();
     throw err;
   }
+  startMark('pglite created');
   if (initdb) releaseInitdbMemory();
   const base = wrap(db);
   return {
