@@ -14,5 +14,6 @@ import { orderFields } from './orderFields';
 import { refreshTokens } from './refreshTokens';
 import { recordTrail } from './recordTrail';
 import { configurationObjects } from './configurationObjects';
+import { compactKeys } from './compactKeys';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, compactKeys];
