@@ -558,10 +558,11 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
     });
     const range = [after, rows[rows.length - 1].id];
     // The same records by the same order: ordinals base + row_number.
-    // The values' and links' keys are uuids (migration 014), joined on the records' `uid`; their range is the chunk's.
+    // The values' and links' keys are uuids (migration 014), joined on the records' `uid`; their range is the chunk's
+    // (no min() of uuid before PostgreSQL 16).
     const chunk = `WITH c AS MATERIALIZED (SELECT id, uid, (row_number() OVER (ORDER BY id) - 1)::int AS o, content_type, status, created_on, modified_on
                      FROM records WHERE id > $1::text AND id <= $2::text ORDER BY id),
-                   u AS MATERIALIZED (SELECT min(uid) AS lo, max(uid) AS hi FROM c)`;
+                   u AS MATERIALIZED (SELECT (SELECT uid FROM c ORDER BY uid LIMIT 1) AS lo, (SELECT uid FROM c ORDER BY uid DESC LIMIT 1) AS hi)`;
     await turn();
     // Wrapped in a SELECT: the store counts a statement that begins otherwise as a write.
     const packed = await store.query<{ k: string; key: string; a: Uint8Array; b: Uint8Array | null }>(
