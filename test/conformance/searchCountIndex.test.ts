@@ -120,7 +120,7 @@ for (const backend of backends()) {
       const rows = await store.query<{ id: string; name: string; name_path: string }>('SELECT id, name, name_path FROM classifications ORDER BY id LIMIT 12');
       for (const r of rows) classifications.push(r.id, r.name, r.name_path);
       const used = await store.query<{ name: string; name_path: string; identifier: string | null }>(
-        'SELECT name, name_path, identifier FROM classifications WHERE id IN (SELECT classification_id FROM record_classifications) ORDER BY id LIMIT 10',
+        'SELECT name, name_path, identifier FROM classifications WHERE uid IN (SELECT classification_id FROM record_classifications) ORDER BY id LIMIT 10',
       );
       for (const r of used) {
         paths.push(r.name_path);

@@ -31,8 +31,8 @@ async function grownStore(records: number): Promise<Store> {
 async function fingerprint(store: Store): Promise<string> {
   const [row] = await store.query<{ r: string; f: string; c: string }>(
     `SELECT (SELECT md5(string_agg(id || title || status || content_type || search_text || created_on::text || modified_on::text || created_by, ',' ORDER BY id)) FROM records WHERE id LIKE 'ffffffff%') AS r,
-            (SELECT md5(string_agg(record_id || field_id || language_id || value::text || coalesce(value_date::text, ''), ',' ORDER BY record_id, field_id)) FROM field_values WHERE record_id LIKE 'ffffffff%') AS f,
-            (SELECT md5(string_agg(record_id || classification_id, ',' ORDER BY record_id, classification_id)) FROM record_classifications WHERE record_id LIKE 'ffffffff%') AS c`,
+            (SELECT md5(string_agg(record_id::text || field_id::text || language_id::text || value::text || coalesce(value_date::text, ''), ',' ORDER BY record_id, field_id)) FROM field_values WHERE record_id::text LIKE 'ffffffff%') AS f,
+            (SELECT md5(string_agg(record_id::text || classification_id::text, ',' ORDER BY record_id, classification_id)) FROM record_classifications WHERE record_id::text LIKE 'ffffffff%') AS c`,
   );
   return `${row.r}/${row.f}/${row.c}`;
 }

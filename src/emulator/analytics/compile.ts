@@ -30,8 +30,9 @@ const JOINS: Record<JoinName, (domain: FactDomain) => string> = {
   r: () => 'LEFT JOIN records r ON r.id = f.record_id',
   rm: () => 'LEFT JOIN analytics_record_metadata rm ON rm.record_id = f.record_id',
   // One row per classification of the record: a record with three classifications counts three times.
-  rc: () => 'LEFT JOIN record_classifications rc ON rc.record_id = f.record_id',
-  c: () => 'LEFT JOIN analytics_classifications c ON c.id = rc.classification_id',
+  // Its ids are uuids (migration 014): dam_uid gives the text ids theirs.
+  rc: () => 'LEFT JOIN record_classifications rc ON rc.record_id = dam_uid(f.record_id)',
+  c: () => 'LEFT JOIN analytics_classifications c ON dam_uid(c.id) = rc.classification_id',
   col: () => 'LEFT JOIN analytics_collections col ON col.id = f.collection_id',
   sp: () => 'LEFT JOIN analytics_spaces sp ON sp.id = f.space_id',
 };

@@ -48,7 +48,7 @@ export async function insertFieldValues(db: Queryable, rows: FieldValueRow[], ba
     const part = rows.slice(i, i + batch);
     await db.query(
       `INSERT INTO field_values (record_id, field_id, language_id, value, value_text, value_date)
-       SELECT r, f, l, v::jsonb, t, d::timestamptz
+       SELECT dam_uid(r), dam_uid(f), dam_uid(l), v::jsonb, t, d::timestamptz
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(r, f, l, v, t, d)`,
       [
         part.map((r) => r.recordId),
@@ -67,7 +67,7 @@ export async function insertRecordClassifications(db: Queryable, rows: { recordI
     const part = rows.slice(i, i + batch);
     await db.query(
       `INSERT INTO record_classifications (record_id, classification_id)
-       SELECT r, c FROM unnest($1::text[], $2::text[]) AS u(r, c) ON CONFLICT DO NOTHING`,
+       SELECT dam_uid(r), dam_uid(c) FROM unnest($1::text[], $2::text[]) AS u(r, c) ON CONFLICT DO NOTHING`,
       [part.map((r) => r.recordId), part.map((r) => r.classificationId)],
     );
   }

@@ -65,7 +65,7 @@ export const classifications = {
   children: (db: Queryable, id: string) => load.classificationsWhere(db, 'c.parent_id = $1', [id]),
 
   ofRecord: (db: Queryable, recordId: string) =>
-    load.classificationsWhere(db, 'c.id IN (SELECT classification_id FROM record_classifications WHERE record_id = $1)', [recordId], 'c.name_path'),
+    load.classificationsWhere(db, 'c.uid IN (SELECT classification_id FROM record_classifications WHERE record_id = dam_uid($1))', [recordId], 'c.name_path'),
 
   /** Creates a node below `parentId` (or a root); call in a transaction. Returns its id. */
   async create(tx: Queryable, fields: ClassificationFields & { name: string }, userId: number, now: Date): Promise<string> {

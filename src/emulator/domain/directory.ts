@@ -158,7 +158,7 @@ export const languages = {
   /** Removes a language with the values and labels kept in it; the neutral language stays. */
   async remove(db: Queryable, row: LanguageRow): Promise<void> {
     if (row.is_neutral || row.id === NEUTRAL_LANGUAGE) throw errors.validation('The neutral language cannot be deleted.');
-    await db.query('DELETE FROM field_values WHERE language_id = $1', [row.id]);
+    await db.query('DELETE FROM field_values WHERE language_id = dam_uid($1)', [row.id]);
     await db.query('DELETE FROM languages WHERE id = $1', [row.id]);
   },
   async find(db: Queryable, id: string): Promise<LanguageRow> {

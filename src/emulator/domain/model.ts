@@ -147,7 +147,9 @@ export async function loadFieldValues(rc: RenderContext, recordId: string): Prom
   const defs = await memo(rc, 'fielddefs', () => db.query<FieldDefinitionRow>('SELECT * FROM field_definitions ORDER BY sort_index, name'));
   const groups = await memo(rc, 'fieldgroups', () => db.query<FieldGroupRow>('SELECT * FROM field_groups'));
   const stored = await db.query<{ field_id: string; language_id: string; value: { value?: unknown; values?: unknown[] } }>(
-    'SELECT field_id, language_id, value FROM field_values WHERE record_id = $1',
+    // The keys are uuids here (migration 014): the field's text id by its definition, the language's as 32 hex digits.
+    `SELECT d.id AS field_id, replace(fv.language_id::text, '-', '') AS language_id, fv.value
+       FROM field_values fv JOIN field_definitions d ON d.uid = fv.field_id WHERE fv.record_id = dam_uid($1)`,
     [recordId],
   );
   const onlyFields = rc.fieldSelection?.fields;
@@ -213,7 +215,7 @@ export const recordType = defineType<RecordRow>({
       many: true,
       href: (r, rc) => `${core(rc)}/record/${r.id}/classifications`,
       load: async (r, rc) =>
-        load.classificationsWhere(rc.ctx.store, 'c.id IN (SELECT classification_id FROM record_classifications WHERE record_id = $1)', [r.id], 'c.name_path'),
+        load.classificationsWhere(rc.ctx.store, 'c.uid IN (SELECT classification_id FROM record_classifications WHERE record_id = dam_uid($1))', [r.id], 'c.name_path'),
     },
     { key: 'permissions', type: 'permission', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/permissions`, load: async () => [] },
     { key: 'collections', type: 'collection', many: true, href: (r, rc) => `${core(rc)}/record/${r.id}/collections`, load: (r, rc) => collectionRecords.ofRecord(rc.ctx.store, r.id) },

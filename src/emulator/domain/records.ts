@@ -178,7 +178,7 @@ const TEXT_TYPES = new Set(['SingleLineText', 'MultiLineText', 'Html', 'RichCont
 async function refreshSearchText(db: Queryable, recordId: string) {
   await db.query(
     `UPDATE records SET search_text = coalesce((SELECT string_agg(fv.value_text, ' ') FROM field_values fv
-       JOIN field_definitions d ON d.id = fv.field_id WHERE fv.record_id = $1 AND d.data_type = ANY($2::text[])), '') WHERE id = $1`,
+       JOIN field_definitions d ON d.uid = fv.field_id WHERE fv.record_id = dam_uid($1) AND d.data_type = ANY($2::text[])), '') WHERE id = $1`,
     [recordId, [...TEXT_TYPES]],
   );
 }
@@ -215,14 +215,14 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
 
   if (body.classifications) {
     for (const ref of body.classifications.remove ?? []) {
-      await db.query('DELETE FROM record_classifications WHERE record_id = $1 AND classification_id = $2', [recordId, normaliseGuid(refId(ref)) ?? '']);
+      await db.query('DELETE FROM record_classifications WHERE record_id = dam_uid($1) AND classification_id = dam_uid($2)', [recordId, normaliseGuid(refId(ref)) ?? '']);
     }
     for (const item of body.classifications.addOrUpdate ?? []) {
       const id = normaliseGuid(item.id);
       const exists = id && (await db.query('SELECT 1 FROM classifications WHERE id = $1', [id])).length;
       if (!exists) throw errors.noDataFound('classification', item.id);
       await db.query(
-        `INSERT INTO record_classifications (record_id, classification_id, sort_index) VALUES ($1, $2, $3)
+        `INSERT INTO record_classifications (record_id, classification_id, sort_index) VALUES (dam_uid($1), dam_uid($2), $3)
          ON CONFLICT (record_id, classification_id) DO UPDATE SET sort_index = excluded.sort_index`,
         [recordId, id, item.sortIndex ?? 0],
       );
@@ -241,7 +241,7 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
     const cleared = new Set<FieldDefinitionRow>();
     for (const ref of body.fields.remove ?? []) {
       const def = findDef(refId(ref), undefined);
-      await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2', [recordId, def.id]);
+      await db.query('DELETE FROM field_values WHERE record_id = dam_uid($1) AND field_id = dam_uid($2)', [recordId, def.id]);
       cleared.add(def);
     }
     for (const item of body.fields.addOrUpdate ?? []) {
@@ -254,14 +254,14 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
         const stored = await storedValue(db, def, lv);
         // A field that is not localizable holds one value whatever language a client names (clients send en-US or
         // the neutral language alike): a write or a clear in any language replaces it, so `value: ""` empties it.
-        if (!def.is_localizable) await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2 AND language_id <> $3', [recordId, def.id, languageId]);
+        if (!def.is_localizable) await db.query('DELETE FROM field_values WHERE record_id = dam_uid($1) AND field_id = dam_uid($2) AND language_id <> dam_uid($3)', [recordId, def.id, languageId]);
         if (!stored) {
-          await db.query('DELETE FROM field_values WHERE record_id = $1 AND field_id = $2 AND language_id = $3', [recordId, def.id, languageId]);
+          await db.query('DELETE FROM field_values WHERE record_id = dam_uid($1) AND field_id = dam_uid($2) AND language_id = dam_uid($3)', [recordId, def.id, languageId]);
           cleared.add(def);
           continue;
         }
         await db.query(
-          `INSERT INTO field_values (record_id, field_id, language_id, value, value_text, value_date) VALUES ($1, $2, $3, $4, $5, $6)
+          `INSERT INTO field_values (record_id, field_id, language_id, value, value_text, value_date) VALUES (dam_uid($1), dam_uid($2), dam_uid($3), $4, $5, $6)
            ON CONFLICT (record_id, field_id, language_id) DO UPDATE SET value = excluded.value, value_text = excluded.value_text, value_date = excluded.value_date`,
           [recordId, def.id, languageId, JSON.stringify(stored.value), stored.text, stored.date],
         );
@@ -271,7 +271,7 @@ export async function writeRecord(db: Queryable, recordId: string, body: RecordB
     if (!options.disableValidations) {
       for (const def of cleared) {
         if (!def.is_required) continue;
-        const left = await db.query('SELECT 1 FROM field_values WHERE record_id = $1 AND field_id = $2 LIMIT 1', [recordId, def.id]);
+        const left = await db.query('SELECT 1 FROM field_values WHERE record_id = dam_uid($1) AND field_id = dam_uid($2) LIMIT 1', [recordId, def.id]);
         if (!left.length) throw errors.validation(`The field '${def.name}' is required; it cannot be left empty.`);
       }
     }

@@ -34,12 +34,12 @@ export async function trailState(db: Queryable, recordId: string): Promise<State
   property('ContentType', record.content_type);
   property('Tag', record.tag);
   const fields = await db.query<{ name: string; language_id: string; value: unknown }>(
-    `SELECT d.name, v.language_id, v.value FROM field_values v JOIN field_definitions d ON d.id = v.field_id WHERE v.record_id = $1`,
+    `SELECT d.name, replace(v.language_id::text, '-', '') AS language_id, v.value FROM field_values v JOIN field_definitions d ON d.uid = v.field_id WHERE v.record_id = dam_uid($1)`,
     [recordId],
   );
   for (const f of fields) state.set(`f:${f.name}:${f.language_id}`, { kind: 'Field', name: f.name, languageId: f.language_id, value: JSON.stringify(f.value) });
   const classes = await db.query<{ name_path: string }>(
-    'SELECT c.name_path FROM record_classifications rc JOIN classifications c ON c.id = rc.classification_id WHERE rc.record_id = $1 ORDER BY c.name_path',
+    'SELECT c.name_path FROM record_classifications rc JOIN classifications c ON c.uid = rc.classification_id WHERE rc.record_id = dam_uid($1) ORDER BY c.name_path',
     [recordId],
   );
   state.set('c', { kind: 'Classifications', name: 'Classifications', value: classes.length ? classes.map((c) => c.name_path).join('; ') : null });

@@ -307,7 +307,7 @@ export class Compiler {
         return `EXISTS (SELECT 1 FROM files f JOIN LATERAL (SELECT v.* FROM file_versions v WHERE v.file_id = f.id ORDER BY v.version_number DESC LIMIT 1) fv ON true
           WHERE f.record_id = r.id AND f.is_master AND ${cond})`;
       case 'recordClassification':
-        return `EXISTS (SELECT 1 FROM record_classifications rc JOIN classifications c2 ON c2.id = rc.classification_id WHERE rc.record_id = r.id AND ${cond})`;
+        return `EXISTS (SELECT 1 FROM record_classifications rc JOIN classifications c2 ON c2.uid = rc.classification_id WHERE rc.record_id = r.uid AND ${cond})`;
       default:
         throw new Error(`no EXISTS form for a column on '${column.on}'`);
     }
@@ -386,8 +386,8 @@ export class Compiler {
       })
       .join(' OR ');
     const under = direct ? 'c2.id = t.id' : `(c2.id = t.id OR starts_with(c2.name_path, t.name_path || '/'))`;
-    const exists = `EXISTS (SELECT 1 FROM record_classifications rc JOIN classifications c2 ON c2.id = rc.classification_id
-      JOIN classifications t ON ${under} WHERE rc.record_id = r.id AND (${match}))`;
+    const exists = `EXISTS (SELECT 1 FROM record_classifications rc JOIN classifications c2 ON c2.uid = rc.classification_id
+      JOIN classifications t ON ${under} WHERE rc.record_id = r.uid AND (${match}))`;
     return op === '<>' ? `NOT ${exists}` : exists;
   }
 
@@ -416,8 +416,8 @@ export class Compiler {
       throw errors.invalidSearchExpression(`'${written.slice(0, 100)}' does not exist on ${dataType} field '${def.name}'; use ${valid}.`);
     }
     if (!operatorAllowed(accessor.type, op)) throw errors.invalidSearchExpression(`The operator '${op}' does not apply to ${def.name}.${accessor.path} (${accessor.type}).`);
-    const field = `${this.sql.bind(def.id)}::text`;
-    const exists = (cond: string) => `EXISTS (SELECT 1 FROM field_values fv WHERE fv.record_id = r.id AND fv.field_id = ${field} AND ${cond})`;
+    const field = `dam_uid(${this.sql.bind(def.id)}::text)`;
+    const exists = (cond: string) => `EXISTS (SELECT 1 FROM field_values fv WHERE fv.record_id = r.uid AND fv.field_id = ${field} AND ${cond})`;
     const emptyTest = values.length === 1 && values[0].text === '' && (op === '=' || op === '<>');
     if (emptyTest) {
       const present = exists(`coalesce(fv.value_text, '') <> ''`);
@@ -453,7 +453,7 @@ export class Compiler {
         if (!def) throw errors.invalidSearchExpression(`Unknown field '${item.target.key.slice(0, 100)}'.`);
         const dated = def.dataType === 'Date' || def.dataType === 'DateTime';
         const value = dated ? 'fv.value_date' : 'lower(fv.value_text)';
-        terms.push(`(SELECT min(${value}) FROM field_values fv WHERE fv.record_id = r.id AND fv.field_id = ${this.sql.bind(def.id)}::text) ${dir} NULLS LAST`);
+        terms.push(`(SELECT min(${value}) FROM field_values fv WHERE fv.record_id = r.uid AND fv.field_id = dam_uid(${this.sql.bind(def.id)}::text)) ${dir} NULLS LAST`);
         continue;
       }
       const name = item.target.name;

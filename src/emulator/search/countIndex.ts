@@ -636,8 +636,11 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
     });
     const range = [after, rows[rows.length - 1].id];
     // The same records by the same order: ordinals base + row_number.
-    const chunk = `WITH c AS MATERIALIZED (SELECT id, (row_number() OVER (ORDER BY id) - 1)::int AS o, content_type, status, created_on, modified_on
-                     FROM records WHERE id > $1::text AND id <= $2::text ORDER BY id)`;
+    // The values' and links' keys are uuids (migration 014), joined on the records' `uid`; their range is the chunk's
+    // (no min() of uuid before PostgreSQL 16).
+    const chunk = `WITH c AS MATERIALIZED (SELECT id, uid, (row_number() OVER (ORDER BY id) - 1)::int AS o, content_type, status, created_on, modified_on
+                     FROM records WHERE id > $1::text AND id <= $2::text ORDER BY id),
+                   u AS MATERIALIZED (SELECT (SELECT uid FROM c ORDER BY uid LIMIT 1) AS lo, (SELECT uid FROM c ORDER BY uid DESC LIMIT 1) AS hi)`;
     await turn();
     // Wrapped in a SELECT: the store counts a statement that begins otherwise as a write.
     const packed = await store.query<{ k: string; key: string; a: Uint8Array; b: Uint8Array | null }>(
@@ -646,11 +649,12 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
               string_agg(int8send((extract(epoch FROM modified_on) * 1000000)::int8), ''::bytea ORDER BY o) AS b FROM c
        UNION ALL SELECT 't', lower(content_type), string_agg(int4send(o), ''::bytea), NULL FROM c GROUP BY 2
        UNION ALL SELECT 's', lower(status), string_agg(int4send(o), ''::bytea), NULL FROM c GROUP BY 2
-       UNION ALL SELECT 'c', rc.classification_id, string_agg(int4send(c.o), ''::bytea), NULL
-         FROM record_classifications rc JOIN c ON c.id = rc.record_id WHERE rc.record_id > $1::text AND rc.record_id <= $2::text GROUP BY 2
-       UNION ALL SELECT 'f:' || fv.field_id, lower(fv.value_text), string_agg(int4send(c.o), ''::bytea), NULL
-         FROM field_values fv JOIN c ON c.id = fv.record_id
-        WHERE fv.record_id > $1::text AND fv.record_id <= $2::text AND fv.field_id = ANY($3::text[]) AND fv.value_text IS NOT NULL GROUP BY 1, 2) packed`,
+       UNION ALL SELECT 'c', cl.id, string_agg(int4send(c.o), ''::bytea), NULL
+         FROM record_classifications rc JOIN c ON c.uid = rc.record_id JOIN classifications cl ON cl.uid = rc.classification_id
+        WHERE rc.record_id BETWEEN (SELECT lo FROM u) AND (SELECT hi FROM u) GROUP BY 2
+       UNION ALL SELECT 'f:' || d.id, lower(fv.value_text), string_agg(int4send(c.o), ''::bytea), NULL
+         FROM field_values fv JOIN c ON c.uid = fv.record_id JOIN field_definitions d ON d.uid = fv.field_id
+        WHERE fv.record_id BETWEEN (SELECT lo FROM u) AND (SELECT hi FROM u) AND d.id = ANY($3::text[]) AND fv.value_text IS NOT NULL GROUP BY 1, 2) packed`,
       [...range, optionFields],
     );
     for (const p of packed) {

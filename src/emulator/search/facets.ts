@@ -55,8 +55,8 @@ export async function countFacets(
     } else {
       const def = facet.fieldId ? resolveField('id', facet.fieldId) : undefined;
       if (!def) throw errors.badRequest(`The textField facet '${facet.name}' needs the fieldId of a field definition${facet.fieldId ? ` ('${guidKey(facet.fieldId).slice(0, 40)}' is none)` : ''}.`);
-      sql = `SELECT ${fold('fv.value_text')} AS v, count(DISTINCT r.id)::int AS n FROM records r JOIN field_values fv ON fv.record_id = r.id
-        WHERE fv.field_id = ${bind(def.id)}::text AND coalesce(fv.value_text, '') <> '' AND (${where}) GROUP BY 1`;
+      sql = `SELECT ${fold('fv.value_text')} AS v, count(DISTINCT r.id)::int AS n FROM records r JOIN field_values fv ON fv.record_id = r.uid
+        WHERE fv.field_id = dam_uid(${bind(def.id)}::text) AND coalesce(fv.value_text, '') <> '' AND (${where}) GROUP BY 1`;
     }
     const rows = await ctx.store.query<{ v: string | null; n: number }>(`${sql} ORDER BY n DESC, v LIMIT ${max + 1}`, params);
     if (rows.length > max) truncated.push(facet.name);

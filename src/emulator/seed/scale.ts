@@ -5,7 +5,7 @@
 // demo's vocabulary and proportions), so the same N gives the same tenant on PGlite and PostgreSQL on every machine.
 // How many were generated is kept in `meta`, so a larger N adds only the difference, and a tenant loaded
 // from a prepared demo grows the same way.
-import type { Queryable, Store } from '../storage/store';
+import type { Queryable, SqlParam, Store } from '../storage/store';
 import { EN_US, NEUTRAL_LANGUAGE } from './fixed';
 import { ADJECTIVES, DEMO_RECORDS, FIELD_IDS, KINDS, PHOTOGRAPHERS, SUBJECTS, USAGE_OPTIONS, WORDS } from './demo';
 
@@ -36,7 +36,8 @@ export async function growRecords(store: Store, target: number, log: (line: stri
   if (have >= target) return 0;
   const generated = Number((await store.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [META_KEY]))[0]?.value ?? 0);
   // Sorted by id: the same catalogue gives the same picks wherever it was seeded.
-  const classifications = (await store.query<{ id: string }>('SELECT id FROM classifications ORDER BY id')).map((r) => r.id);
+  // As their uids (the keys of record_classifications, migration 014).
+  const classifications = (await store.query<{ id: string }>('SELECT uid::text AS id FROM classifications ORDER BY id')).map((r) => r.id);
   const products = (await store.query<{ id: string }>(`SELECT id FROM classifications WHERE name_path LIKE '/Products/%' ORDER BY id`)).map((r) => r.id);
   const fields = new Set((await store.query<{ id: string }>('SELECT id FROM field_definitions WHERE id = ANY($1::text[])', [Object.values(FIELD_IDS)])).map((r) => r.id));
   const started = Date.now();
@@ -112,50 +113,51 @@ async function generateChunk(db: Queryable, from: number, to: number, classifica
     `INSERT INTO records (id, title, status, content_type, search_text, created_on, modified_on, created_by, modified_by)
      SELECT id, title, status, type, description, created_on, created_on + make_interval(days => modified_days), created_by, created_by FROM scale_records ORDER BY id`,
   );
-  // Each field of the demo catalogue the tenant has: `$1` is the field, `$2` the language of its values.
-  const insert = `INSERT INTO field_values (record_id, field_id, language_id, value, value_text, value_date)`;
-  const fieldValues: [string, string, string, unknown[]][] = [
-    [FIELD_IDS.description, EN_US, `SELECT id, $1, $2, jsonb_build_object('value', description), description, NULL::timestamptz FROM scale_records`, []],
-    [FIELD_IDS.keywords, NEUTRAL_LANGUAGE, `SELECT id, $1, $2, jsonb_build_object('values', to_jsonb(keywords)), array_to_string(keywords, ', '), NULL::timestamptz FROM scale_records`, []],
-    [
-      FIELD_IDS.usageRights,
-      NEUTRAL_LANGUAGE,
-      `SELECT id, $1, $2, jsonb_build_object('values', jsonb_build_array(($3::text[])[1 + usage])), ($4::text[])[1 + usage], NULL::timestamptz FROM scale_records`,
-      [USAGE_OPTIONS.map((o) => o.id), USAGE_OPTIONS.map((o) => o.name)],
-    ],
-    [
-      FIELD_IDS.publicationDate,
-      NEUTRAL_LANGUAGE,
-      `SELECT id, $1, $2, jsonb_build_object('value', to_char(day, 'YYYY-MM-DD')), to_char(day, 'YYYY-MM-DD'), day AT TIME ZONE 'UTC'
-         FROM (SELECT id, date_trunc('day', created_on AT TIME ZONE 'UTC') + make_interval(days => published_days) AS day FROM scale_records) AS p`,
-      [],
-    ],
+  // Each field of the demo catalogue the tenant has, all of a record's values at once in one pass over the chunk:
+  // a record's rows come out in the primary key's order (records in id order, then its fields by id, one language
+  // each), so the key grows at its right end only. Field by field, each pass split the pages of the one before
+  // (the key a third larger) and every value was sorted first. The keys are uuids (migration 014); a generated
+  // record id is 32 hex digits, so a plain cast is its dam_uid.
+  const params: SqlParam[] = [];
+  const bind = (value: SqlParam) => `$${params.push(value)}`;
+  const usageIds = bind(USAGE_OPTIONS.map((o) => o.id));
+  const usageNames = bind(USAGE_OPTIONS.map((o) => o.name));
+  const photographers = bind(PHOTOGRAPHERS);
+  const product = products.length ? `(${bind(products)}::text[])[1 + s.prod % ${products.length}]` : 'NULL::text';
+  // Each: the field, the language of its values, and its value, text and date (no row where the value is NULL).
+  const values: [string, string, string][] = [
+    [FIELD_IDS.description, EN_US, `jsonb_build_object('value', s.description), s.description, NULL::timestamptz`],
+    [FIELD_IDS.keywords, NEUTRAL_LANGUAGE, `jsonb_build_object('values', to_jsonb(s.keywords)), array_to_string(s.keywords, ', '), NULL`],
+    [FIELD_IDS.usageRights, NEUTRAL_LANGUAGE, `jsonb_build_object('values', jsonb_build_array((${usageIds}::text[])[1 + s.usage])), (${usageNames}::text[])[1 + s.usage], NULL`],
+    [FIELD_IDS.publicationDate, NEUTRAL_LANGUAGE, `jsonb_build_object('value', to_char(p.day, 'YYYY-MM-DD')), to_char(p.day, 'YYYY-MM-DD'), p.day AT TIME ZONE 'UTC'`],
     [
       FIELD_IDS.photographer,
       NEUTRAL_LANGUAGE,
-      `SELECT id, $1, $2, jsonb_build_object('value', ($3::text[])[1 + photographer]), ($3::text[])[1 + photographer], NULL::timestamptz FROM scale_records WHERE has_photographer`,
-      [PHOTOGRAPHERS],
+      `CASE WHEN s.has_photographer THEN jsonb_build_object('value', (${photographers}::text[])[1 + s.photographer]) END, (${photographers}::text[])[1 + s.photographer], NULL`,
     ],
+    ...(products.length ? [[FIELD_IDS.productLine, NEUTRAL_LANGUAGE, `jsonb_build_object('values', jsonb_build_array(${product})), ${product}, NULL`] as [string, string, string]] : []),
   ];
-  if (products.length) {
-    fieldValues.push([
-      FIELD_IDS.productLine,
-      NEUTRAL_LANGUAGE,
-      `SELECT id, $1, $2, jsonb_build_object('values', jsonb_build_array(p)), p, NULL::timestamptz
-         FROM scale_records, LATERAL (SELECT ($3::text[])[1 + prod % cardinality($3::text[])] AS p) AS pick`,
-      [products],
-    ]);
-  }
-  for (const [fieldId, languageId, select, params] of fieldValues) {
-    // In key order: the primary key's pages are then visited once each, not at random.
-    if (fields.has(fieldId)) await db.query(`${insert} SELECT * FROM (${select}) AS v ORDER BY 1`, [fieldId, languageId, ...(params as string[][])]);
+  const rows = values
+    .filter(([fieldId]) => fields.has(fieldId))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([fieldId, languageId, row]) => `(dam_uid(${bind(fieldId)}::text), dam_uid(${bind(languageId)}::text), ${row})`);
+  if (rows.length) {
+    await db.query(
+      `INSERT INTO field_values (record_id, field_id, language_id, value, value_text, value_date)
+       SELECT s.id::uuid, v.field_id, v.language_id, v.value, v.value_text, v.value_date
+         FROM scale_records s
+         CROSS JOIN LATERAL (SELECT date_trunc('day', s.created_on AT TIME ZONE 'UTC') + make_interval(days => s.published_days) AS day) p
+         CROSS JOIN LATERAL (VALUES ${rows.join(', ')}) AS v(field_id, language_id, value, value_text, value_date)
+        WHERE v.value IS NOT NULL`,
+      params,
+    );
   }
   if (classifications.length) {
     await db.query(
       `INSERT INTO record_classifications (record_id, classification_id)
-       SELECT id, ($1::text[])[1 + c0 % cardinality($1::text[])] FROM scale_records
+       SELECT id::uuid, ($1::uuid[])[1 + c0 % cardinality($1::uuid[])] FROM scale_records
        UNION ALL
-       SELECT id, ($1::text[])[1 + c1 % cardinality($1::text[])] FROM scale_records WHERE two_classifications
+       SELECT id::uuid, ($1::uuid[])[1 + c1 % cardinality($1::uuid[])] FROM scale_records WHERE two_classifications
        ORDER BY 1
        ON CONFLICT DO NOTHING`,
       [classifications],

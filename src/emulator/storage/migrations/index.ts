@@ -16,5 +16,6 @@ import { recordTrail } from './recordTrail';
 import { configurationObjects } from './configurationObjects';
 import { recordAiInfluenced } from './recordAiInfluenced';
 import { titleOrder } from './titleOrder';
+import { compactKeys } from './compactKeys';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys];
