@@ -9,6 +9,7 @@ import type { LoadedPlan, TenantModel, UndoPlan, UpdateReport } from '../../api/
 import {
   RECORD_STATUSES,
   coerceInput,
+  dataTypeWords,
   describeChanges,
   describePlan,
   invertChangeSet,
@@ -358,8 +359,13 @@ export class BulkUpdate {
 async function pickField(definitions: readonly FieldDefinitionInfo[], title: string): Promise<FieldDefinitionInfo | undefined> {
   const items = definitions
     .filter((d) => !readOnlyReason(d))
-    .map((d) => ({ label: d.name, description: [d.label && d.label !== d.name ? d.label : undefined, d.dataType, d.isLocalizable ? 'localized' : undefined, d.isRequired ? 'required' : undefined].filter(Boolean).join(' · '), def: d }));
-  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true }))?.def;
+    .map((d) => ({
+      // As the record's form names it (its label), with the name the query language and the CLI use beside it.
+      label: d.label || d.name,
+      description: [d.label && d.label !== d.name ? d.name : undefined, dataTypeWords(d.dataType), d.isLocalizable ? 'localized' : undefined, d.isRequired ? 'required' : undefined].filter(Boolean).join(' · '),
+      def: d,
+    }));
+  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'A field, by its label or name' }))?.def;
 }
 
 /** The value to set, as the CLI's text (checked by the core as it is typed), option names, or a classification's path. */
@@ -379,11 +385,16 @@ async function askValue(client: DamClient, def: FieldDefinitionInfo, title: stri
   // A list's items are typed separated by commas (`\,` for a comma inside one) or as a JSON list: the core splits the
   // text, as it does for `dam records update --set`.
   const text = await vscode.window.showInputBox({
-    title: `${title}: ${def.name}`,
-    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
+    title: `${title}: ${fieldWords(def)}`,
+    prompt: `The new value of ${fieldWords(def)} (${dataTypeWords(def.dataType)}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
     validateInput: (t) => coerceInput(def, t).problem,
   });
   return text;
+}
+
+/** A field as messages name it: its label, with its name when that differs. */
+function fieldWords(def: FieldDefinitionInfo): string {
+  return def.label && def.label !== def.name ? `${def.label} (${def.name})` : def.name;
 }
 
 function emptyReport(): BulkReport {
