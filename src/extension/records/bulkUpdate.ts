@@ -343,7 +343,7 @@ export class BulkUpdate {
           language = (
             await vscode.window.showQuickPick(
               model.languages.map((l) => ({ label: l.culture || 'neutral', description: l.name })),
-              { title: `${def.name} is localized: in which language?` },
+              { title: `${def.label || def.name} is localized: in which language?` },
             )
           )?.label;
           if (!language) return undefined;
@@ -373,28 +373,23 @@ async function askValue(client: DamClient, def: FieldDefinitionInfo, title: stri
   if (def.dataType === 'OptionList') {
     const picked = await vscode.window.showQuickPick(
       (def.options ?? []).map((o) => ({ label: o.name, description: o.label && o.label !== o.name ? o.label : undefined })),
-      { title: `${def.name}: the options to set`, canPickMany: true },
+      { title: `${def.label || def.name}: the options to set`, canPickMany: true },
     );
     return picked?.length ? picked.map((p) => p.label) : undefined;
   }
   if (def.dataType === 'ClassificationList') {
-    const c = await pickClassification(client, { title: `${def.name}: the classification to set` });
+    const c = await pickClassification(client, { title: `${def.label || def.name}: the classification to set` });
     return c ? [c.namePath || c.id] : undefined;
   }
   const list = isListType(def.dataType);
   // A list's items are typed separated by commas (`\,` for a comma inside one) or as a JSON list: the core splits the
   // text, as it does for `dam records update --set`.
   const text = await vscode.window.showInputBox({
-    title: `${title}: ${fieldWords(def)}`,
-    prompt: `The new value of ${fieldWords(def)} (${dataTypeWords(def.dataType)}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
+    title: `${title}: ${def.label || def.name}`,
+    prompt: `The new value of ${def.name} (${def.label && def.label !== def.name ? `“${def.label}”, ` : ''}${dataTypeWords(def.dataType)}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
     validateInput: (t) => coerceInput(def, t).problem,
   });
   return text;
-}
-
-/** A field as messages name it: its label, with its name when that differs. */
-function fieldWords(def: FieldDefinitionInfo): string {
-  return def.label && def.label !== def.name ? `${def.label} (${def.name})` : def.name;
 }
 
 function emptyReport(): BulkReport {
