@@ -45,40 +45,38 @@ export class RenamedTabs implements vscode.Disposable {
 
   private async reopen(doc: vscode.TextDocument, to: vscode.Uri): Promise<void> {
     const from = doc.uri.toString();
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === from);
-    if (tabs.length === 0) return;
     const focused = vscode.window.activeTextEditor?.document.uri.toString() === from;
+    // What each group showed before anything moved: the tab objects change as tabs open and close, so each step
+    // reads the groups again by column.
+    const before = vscode.window.tabGroups.all
+      .map((g) => ({ column: g.viewColumn, groupActive: g.isActive, index: g.tabs.findIndex((t) => isTabOf(t, from)) }))
+      .filter((g) => g.index >= 0)
+      .map((g) => ({ ...g, tab: groupAt(g.column)!.tabs[g.index] }));
+    if (before.length === 0) return;
     const next = await vscode.workspace.openTextDocument(to);
-    // The tab the user looks at comes last, so that the focus ends where it was.
-    const ordered = [...tabs].sort((a, b) => Number(a.group.isActive && a.isActive) - Number(b.group.isActive && b.isActive));
-    for (const tab of ordered) {
-      const group = tab.group;
-      const index = group.tabs.indexOf(tab);
+    // The group the user looks at comes last, so that the focus ends where it was.
+    before.sort((a, b) => Number(a.groupActive) - Number(b.groupActive));
+    for (const { column, groupActive, index, tab } of before) {
       if (!tab.isActive) {
         // A tab in the background stays there: opened inactive (VS Code's `background` open option).
-        await vscode.commands.executeCommand('vscode.open', to, { viewColumn: group.viewColumn, preview: tab.isPreview, preserveFocus: true, background: true });
-        await closeTab(tab);
-        continue;
+        await vscode.commands.executeCommand('vscode.open', to, { viewColumn: column, preview: tab.isPreview, preserveFocus: true, background: true });
+      } else {
+        const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === from && e.viewColumn === column);
+        const shown = await vscode.window.showTextDocument(next, { viewColumn: column, preview: tab.isPreview, preserveFocus: !(focused && groupActive), ...(editor ? { selection: editor.selection } : {}) });
+        if (editor) {
+          shown.selections = editor.selections;
+          const top = editor.visibleRanges[0];
+          if (top) shown.revealRange(top, vscode.TextEditorRevealType.AtTop);
+        }
+        // The new tab takes the old one's place (VS Code opens it beside the active tab); moving acts on the active
+        // group's active editor, which it is only when the group has the focus.
+        const active = vscode.window.tabGroups.activeTabGroup;
+        if (active.viewColumn === column && active.activeTab && isTabOf(active.activeTab, to.toString())) {
+          await vscode.commands.executeCommand('moveActiveEditor', { to: 'position', value: index + 1 });
+        }
       }
-      const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === from && e.viewColumn === group.viewColumn);
-      const shown = await vscode.window.showTextDocument(next, {
-        viewColumn: group.viewColumn,
-        preview: tab.isPreview,
-        preserveFocus: !(focused && group.isActive),
-        ...(editor ? { selection: editor.selection } : {}),
-      });
-      if (editor) {
-        shown.selections = editor.selections;
-        const top = editor.visibleRanges[0];
-        if (top) shown.revealRange(top, vscode.TextEditorRevealType.AtTop);
-      }
-      // The new tab takes the old one's place (VS Code opens it beside the active tab); moving acts on the active
-      // group's active editor, which it is only when the group has the focus.
-      const active = vscode.window.tabGroups.activeTabGroup;
-      if (active.viewColumn === group.viewColumn && active.activeTab?.input instanceof vscode.TabInputText && active.activeTab.input.uri.toString() === to.toString()) {
-        await vscode.commands.executeCommand('moveActiveEditor', { to: 'position', value: index + 1 });
-      }
-      await closeTab(tab);
+      const old = groupAt(column)?.tabs.filter((t) => isTabOf(t, from)) ?? [];
+      if (old.length) await vscode.window.tabGroups.close(old, true);
     }
     this.log.info(`The record's title changed: its document is now ${to.path}`);
   }
@@ -88,7 +86,10 @@ export class RenamedTabs implements vscode.Disposable {
   }
 }
 
-/** Closes a tab that may be gone already (a preview opened in its group replaces the group's preview tab). */
-async function closeTab(tab: vscode.Tab): Promise<void> {
-  await Promise.resolve(vscode.window.tabGroups.close(tab, true)).catch(() => undefined);
+function isTabOf(tab: vscode.Tab, uri: string): boolean {
+  return tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri;
+}
+
+function groupAt(column: vscode.ViewColumn): vscode.TabGroup | undefined {
+  return vscode.window.tabGroups.all.find((g) => g.viewColumn === column);
 }
