@@ -46,7 +46,7 @@ export class RecordsModule implements vscode.Disposable {
       deps.provider.updateRecord(s.recordId, { title, status, modifiedOn: s.modifiedOn ?? undefined });
       this.documents.recordChanged(s.recordId, vscode.FileChangeType.Changed, s.uri);
     });
-    this.renamedTabs = new RenamedTabs(deps.log);
+    this.renamedTabs = new RenamedTabs(deps.log, (uri) => this.documents.baseOf(uri)?.title);
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
     // features (schema completion, validation, hovers, formatting) as a JSON language participant (package.json); but
     // VS Code's JSON extension activates only when a `json` document opens, so it is woken here, before the first one.

@@ -13,7 +13,15 @@ export class RenamedTabs implements vscode.Disposable {
   /** Documents being reopened now (a save and its reload both report the same rename). */
   private readonly moving = new Set<string>();
 
-  constructor(private readonly log: DamLog) {
+  /**
+   * `baseTitle`: the title of the version the document's text is based on (the record documents' base). An edit's
+   * change event can arrive before VS Code marks the document dirty, so a clean-looking text is taken as the tenant's
+   * only when its title is the base's.
+   */
+  constructor(
+    private readonly log: DamLog,
+    private readonly baseTitle: (uri: vscode.Uri) => string | undefined,
+  ) {
     this.disposables = [
       vscode.workspace.onDidSaveTextDocument((doc) => this.check(doc)),
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -22,12 +30,12 @@ export class RenamedTabs implements vscode.Disposable {
     ];
   }
 
-  /** The URI a record document's text belongs under, when it is clean and differs from its own; else undefined. */
-  static renamedUri(doc: vscode.TextDocument): vscode.Uri | undefined {
+  /** The URI a record document's text belongs under, when it is the tenant's version and differs from its own. */
+  renamedUri(doc: vscode.TextDocument): vscode.Uri | undefined {
     const address = recordDocAddress(doc.uri);
     if (!address || doc.isDirty) return undefined;
     const parsed = parseDocument(doc.getText()).doc;
-    if (!parsed || parsed.id.replace(/-/g, '').toLowerCase() !== address.recordId) return undefined;
+    if (!parsed || parsed.id.replace(/-/g, '').toLowerCase() !== address.recordId || parsed.title !== this.baseTitle(doc.uri)) return undefined;
     const uri = recordDocUri(address.connectionId, address.recordId, parsed.title);
     return uri.toString() === doc.uri.toString() ? undefined : uri;
   }
@@ -35,7 +43,7 @@ export class RenamedTabs implements vscode.Disposable {
   private check(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
     if (this.moving.has(key)) return;
-    const to = RenamedTabs.renamedUri(doc);
+    const to = this.renamedUri(doc);
     if (!to) return;
     this.moving.add(key);
     this.reopen(doc, to)
@@ -76,7 +84,10 @@ export class RenamedTabs implements vscode.Disposable {
         }
       }
       const old = groupAt(column)?.tabs.filter((t) => isTabOf(t, from)) ?? [];
-      if (old.length) await vscode.window.tabGroups.close(old, true);
+      // Never a tab with unsaved edits: closing it would ask to save them (the document then shows under both names
+      // until the user closes the old one).
+      const clean = old.filter((t) => !t.isDirty);
+      if (clean.length) await vscode.window.tabGroups.close(clean, true);
     }
     this.log.info(`The record's title changed: its document is now ${to.path}`);
   }
