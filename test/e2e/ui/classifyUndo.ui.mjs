@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../harness.mjs';
-import { clickNotificationButton, findInDam, openNotifications, treeRow, waitForNotification } from './workbench.mjs';
+import { clickNotificationButton, findInDam, notificationMessages, openNotifications, treeRow, waitForNotification } from './workbench.mjs';
 
 export const title = 'classify with Undo: the Undo of Add to / Remove from Classification confirms what it did';
 export const workbench = 'emulator';
@@ -66,6 +66,10 @@ export default async function run({ page, runDir, screenshot }) {
   const undoneAdd = await waitForNotification(page, new RegExp(`^Removed “${escape(recordTitle)}” from ${escape(target)} again\\.`), 60_000);
   await until(page, () => !classificationsOf(runDir, id).includes(target), `Undo left the record in ${target}`);
   if (/[0-9a-f]{32}/.test(undoneAdd)) throw new Error(`the confirmation names an id: ${undoneAdd}`);
+  const all = await notificationMessages(page);
+  console.log(`    notifications: ${all.join(' | ')}`);
+  const confirmations = all.filter((m) => m.startsWith(`Removed “${recordTitle}”`));
+  if (confirmations.length !== 1) throw new Error(`the Undo said ${confirmations.length} things: ${confirmations.join(' | ')}`);
   await openNotifications(page);
   await screenshot('classify-undo-confirmed');
   await page.keyboard.press('Escape');

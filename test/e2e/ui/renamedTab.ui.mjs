@@ -20,7 +20,7 @@ function dam(runDir, ...args) {
   });
 }
 
-const tabLabels = (page) => page.locator('.part.editor .tabs-container .tab .label-name').allInnerTexts();
+const tabLabels = (page) => page.locator('.part.editor .tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
 
 export default async function run({ page, runDir, screenshot }) {
   const words = `Renamed tab ${Date.now()}`;
