@@ -236,6 +236,7 @@ export class DamController implements vscode.Disposable {
   private onEmulatorChanged(origin: string | undefined): void {
     void vscode.commands.executeCommand('setContext', ContextKeys.emulatorRunning, origin !== undefined);
     if (origin) {
+      this.completeWalkthroughStep('startEmulator');
       this.profiles.setEphemeral(emulatorProfile(origin), EMULATOR_PROFILE_ID);
       // The emulator's client secret is public (emulator contract), but it still goes where secrets go.
       void this.profiles.setSecrets(EMULATOR_PROFILE_ID, { clientSecret: EMULATOR_CLIENT.clientSecret });
@@ -245,6 +246,17 @@ export class DamController implements vscode.Disposable {
       const state = this.connections.state;
       if (state.kind !== 'error' && this.connections.activeProfile()?.id === EMULATOR_PROFILE_ID) this.connections.disconnect();
     }
+  }
+
+  /**
+   * Ticks a step of the Getting Started walkthrough (package.json `walkthroughs`). Its completion events alone miss
+   * starts: VS Code's walkthrough service listens only once it exists (a window that never showed the Welcome page
+   * creates it when the walkthrough opens), and it takes a context already true when it registers as seen, not done.
+   * So the emulator started from the welcome view, a notification's button or a reload stayed unticked.
+   */
+  private completeWalkthroughStep(step: string): void {
+    const id = `${this.context.extension.id}#gettingStarted#${step}`;
+    Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', id)).catch((err: unknown) => this.log.warn(`Walkthrough step ${step}: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** The emulator went away on its own: the status bar says it stopped, and a notification says how, with Restart. */

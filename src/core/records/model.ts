@@ -113,6 +113,35 @@ export const READ_ONLY_TYPES: Readonly<Record<string, string>> = {
   RichContent: 'RichContent values are structured content the API specification does not describe; they are shown but not sent',
 };
 
+/** How people say a field's data type (pickers, prompts): the service's type names are identifiers, not words. */
+const DATA_TYPE_WORDS: Readonly<Record<string, string>> = {
+  SingleLineText: 'single-line text',
+  MultiLineText: 'multi-line text',
+  Html: 'HTML text',
+  Numeric: 'number',
+  Date: 'date',
+  DateTime: 'date and time',
+  Time: 'time of day',
+  Duration: 'duration',
+  ClassificationList: 'classification list',
+  OptionList: 'option list',
+  RecordList: 'record list',
+  RecordLink: 'record links',
+  UserList: 'user list',
+  UserGroupList: 'user group list',
+  LanguageList: 'language list',
+  TextList: 'text list',
+  HyperlinkList: 'link list',
+  Json: 'JSON value',
+  RichContent: 'rich content',
+};
+
+/** A field's data type in words; a type this table does not know is shown as the service names it. */
+export function dataTypeWords(dataType: string | null | undefined): string {
+  if (!dataType) return 'no data type';
+  return DATA_TYPE_WORDS[dataType] ?? DATA_TYPE_WORDS[Object.keys(DATA_TYPE_WORDS).find((k) => k.toLowerCase() === dataType.toLowerCase()) ?? ''] ?? dataType;
+}
+
 export function isListType(dataType: string): boolean {
   return LIST_TYPES.has(dataType) || dataType === 'RecordLink';
 }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { FieldInput } from '../../api/files';
 import type { FieldDefinition } from '../../api/schemas';
+import { dataTypeWords } from '../../core/records';
 import { explorerNodeArg } from '../commandArgs';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
@@ -243,7 +244,7 @@ export class UploadCommand {
           const d = defaultOf(def);
           const options = widgetOf(def) === 'options' ? optionsOf(def) : undefined;
           const shown = options ? d.optionIds.map((id) => options.find((o) => o.id === id)?.label ?? id).join(', ') : d.text;
-          return { label: fieldLabel(def), description: def.dataType ?? undefined, detail: d.text ? `default: ${shown}` : undefined, def };
+          return { label: fieldLabel(def), description: dataTypeWords(def.dataType), detail: d.text ? `default: ${shown}` : undefined, def };
         }),
     );
     const picked = await vscode.window.showQuickPick(definitions, {

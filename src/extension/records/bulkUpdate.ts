@@ -9,6 +9,7 @@ import type { LoadedPlan, TenantModel, UndoPlan, UpdateReport } from '../../api/
 import {
   RECORD_STATUSES,
   coerceInput,
+  dataTypeWords,
   describeChanges,
   describePlan,
   invertChangeSet,
@@ -342,7 +343,7 @@ export class BulkUpdate {
           language = (
             await vscode.window.showQuickPick(
               model.languages.map((l) => ({ label: l.culture || 'neutral', description: l.name })),
-              { title: `${def.name} is localized: in which language?` },
+              { title: `${def.label || def.name} is localized: in which language?` },
             )
           )?.label;
           if (!language) return undefined;
@@ -358,8 +359,13 @@ export class BulkUpdate {
 async function pickField(definitions: readonly FieldDefinitionInfo[], title: string): Promise<FieldDefinitionInfo | undefined> {
   const items = definitions
     .filter((d) => !readOnlyReason(d))
-    .map((d) => ({ label: d.name, description: [d.label && d.label !== d.name ? d.label : undefined, d.dataType, d.isLocalizable ? 'localized' : undefined, d.isRequired ? 'required' : undefined].filter(Boolean).join(' · '), def: d }));
-  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true }))?.def;
+    .map((d) => ({
+      // As the record's form names it (its label), with the name the query language and the CLI use beside it.
+      label: d.label || d.name,
+      description: [d.label && d.label !== d.name ? d.name : undefined, dataTypeWords(d.dataType), d.isLocalizable ? 'localized' : undefined, d.isRequired ? 'required' : undefined].filter(Boolean).join(' · '),
+      def: d,
+    }));
+  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'A field, by its label or name' }))?.def;
 }
 
 /** The value to set, as the CLI's text (checked by the core as it is typed), option names, or a classification's path. */
@@ -367,20 +373,20 @@ async function askValue(client: DamClient, def: FieldDefinitionInfo, title: stri
   if (def.dataType === 'OptionList') {
     const picked = await vscode.window.showQuickPick(
       (def.options ?? []).map((o) => ({ label: o.name, description: o.label && o.label !== o.name ? o.label : undefined })),
-      { title: `${def.name}: the options to set`, canPickMany: true },
+      { title: `${def.label || def.name}: the options to set`, canPickMany: true },
     );
     return picked?.length ? picked.map((p) => p.label) : undefined;
   }
   if (def.dataType === 'ClassificationList') {
-    const c = await pickClassification(client, { title: `${def.name}: the classification to set` });
+    const c = await pickClassification(client, { title: `${def.label || def.name}: the classification to set` });
     return c ? [c.namePath || c.id] : undefined;
   }
   const list = isListType(def.dataType);
   // A list's items are typed separated by commas (`\,` for a comma inside one) or as a JSON list: the core splits the
   // text, as it does for `dam records update --set`.
   const text = await vscode.window.showInputBox({
-    title: `${title}: ${def.name}`,
-    prompt: `The new value of ${def.name} (${def.dataType}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
+    title: `${title}: ${def.label || def.name}`,
+    prompt: `The new value of ${def.name} (${def.label && def.label !== def.name ? `“${def.label}”, ` : ''}${dataTypeWords(def.dataType)}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
     validateInput: (t) => coerceInput(def, t).problem,
   });
   return text;

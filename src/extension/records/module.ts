@@ -8,6 +8,7 @@ import { BulkUpdate } from './bulkUpdate';
 import { ClassificationPaths } from './classificationPaths';
 import { RecordDiagnostics } from './recordDiagnostics';
 import { RecordDocuments } from './recordDocuments';
+import { RenamedTabs } from './renamedTabs';
 import type { RecordTarget } from './targets';
 import { TreeEdits } from './treeEdits';
 
@@ -30,6 +31,7 @@ export class RecordsModule implements vscode.Disposable {
   readonly classificationPaths: ClassificationPaths;
   private readonly completion: vscode.Disposable;
   private readonly saveListener: vscode.Disposable;
+  private readonly renamedTabs: RenamedTabs;
 
   constructor(private readonly deps: RecordsModuleDeps) {
     this.documents = new RecordDocuments(deps.connections, deps.log);
@@ -44,6 +46,7 @@ export class RecordsModule implements vscode.Disposable {
       deps.provider.updateRecord(s.recordId, { title, status, modifiedOn: s.modifiedOn ?? undefined });
       this.documents.recordChanged(s.recordId, vscode.FileChangeType.Changed, s.uri);
     });
+    this.renamedTabs = new RenamedTabs(deps.log, (uri) => this.documents.baseOf(uri)?.title);
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
     // features (schema completion, validation, hovers, formatting) as a JSON language participant (package.json); but
     // VS Code's JSON extension activates only when a `json` document opens, so it is woken here, before the first one.
@@ -77,6 +80,7 @@ export class RecordsModule implements vscode.Disposable {
     this.classificationPaths.dispose();
     this.bulk.dispose();
     this.saveListener.dispose();
+    this.renamedTabs.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }

@@ -91,15 +91,36 @@ export class TreeEdits {
     const target = to ?? (await pickClassification(this.client, { title: `Add ${targets.length === 1 ? `“${targets[0].title}”` : count(targets.length, 'record')} to a classification` }));
     if (!target) return undefined;
     const name = await this.nameOf(target);
-    const added = await this.byMembership(targets, target.id, false);
+    const added = await this.addTo(targets, target.id);
     if (added.length === 0) {
       if (options.notify !== false) void vscode.window.showInformationMessage(`${what(targets)} ${targets.length === 1 ? 'is' : 'are'} already in ${name}.`);
       return target;
     }
-    await this.applyEach(added, (t) => ({ ...emptyChangeSet(t.id, t.title), addClassifications: [target.id] }));
-    for (const t of added) this.provider.addRecord(t.row ?? { id: t.id, title: t.title, status: t.status }, target.id);
-    if (options.notify !== false) this.offerUndo(`Added ${what(added)} to ${name}.`, () => this.removeFromClassification(added, { ...target, namePath: name }, { notify: false }));
+    if (options.notify !== false) {
+      this.offerUndo(`Added ${what(added)} to ${name}.`, async () => {
+        const removed = await this.removeFrom(added, target.id);
+        return removed.length ? `Removed ${what(removed)} from ${name} again.` : `Nothing to undo: ${what(added)} ${added.length === 1 ? 'is' : 'are'} no longer in ${name}.`;
+      });
+    }
     return target;
+  }
+
+  /** Adds the targets not in the classification yet; those it added. */
+  private async addTo(targets: RecordTarget[], classificationId: string): Promise<RecordTarget[]> {
+    const added = await this.byMembership(targets, classificationId, false);
+    if (added.length === 0) return added;
+    await this.applyEach(added, (t) => ({ ...emptyChangeSet(t.id, t.title), addClassifications: [classificationId] }));
+    for (const t of added) this.provider.addRecord(t.row ?? { id: t.id, title: t.title, status: t.status }, classificationId);
+    return added;
+  }
+
+  /** Takes the targets that are in the classification out of it; those it took out. */
+  private async removeFrom(targets: RecordTarget[], classificationId: string): Promise<RecordTarget[]> {
+    const removed = await this.byMembership(targets, classificationId, true);
+    if (removed.length === 0) return removed;
+    await this.applyEach(removed, (t) => ({ ...emptyChangeSet(t.id, t.title), removeClassifications: [classificationId] }));
+    for (const t of removed) this.provider.removeRecord(t.id, classificationId);
+    return removed;
   }
 
   /**
@@ -125,15 +146,17 @@ export class TreeEdits {
     }
     const { id } = source;
     const name = await this.nameOf(source);
-    const removed = await this.byMembership(targets, id, true);
+    const removed = await this.removeFrom(targets, id);
     if (removed.length === 0) {
       if (options.notify !== false) void vscode.window.showInformationMessage(`${what(targets)} ${targets.length === 1 ? 'is' : 'are'} not in ${name}.`);
       return source;
     }
-    await this.applyEach(removed, (t) => ({ ...emptyChangeSet(t.id, t.title), removeClassifications: [id] }));
-    for (const t of removed) this.provider.removeRecord(t.id, id);
-    const picked = { id, namePath: name };
-    if (options.notify !== false) this.offerUndo(`Removed ${what(removed)} from ${name}.`, () => this.addToClassification(removed, picked, { notify: false }));
+    if (options.notify !== false) {
+      this.offerUndo(`Removed ${what(removed)} from ${name}.`, async () => {
+        const added = await this.addTo(removed, id);
+        return added.length ? `Added ${what(added)} to ${name} again.` : `Nothing to undo: ${what(removed)} ${removed.length === 1 ? 'is' : 'are'} in ${name} already.`;
+      });
+    }
     return source;
   }
 
@@ -191,13 +214,15 @@ export class TreeEdits {
     return targets.filter((_, i) => held[i] === inIt);
   }
 
-  /** A notification of what an edit did, with Undo (which says when it is done). */
-  private offerUndo(message: string, undo: () => Promise<unknown>): void {
+  /**
+   * A notification of what an edit did, with Undo. The undo's own notification says what it did, in the same words
+   * (a status bar message went unseen: the notification the user clicked closes, and nothing else changed in view).
+   */
+  private offerUndo(message: string, undo: () => Promise<string>): void {
     void vscode.window.showInformationMessage(message, 'Undo').then(async (choice) => {
       if (choice !== 'Undo') return;
       try {
-        await undo();
-        vscode.window.setStatusBarMessage(`Undone: ${message}`, 5000);
+        void vscode.window.showInformationMessage(await undo());
       } catch (err) {
         void vscode.window.showErrorMessage(`Could not undo (${message.replace(/\.$/, '')}): ${errorText(err)}`);
       }

@@ -15,6 +15,7 @@ import { userAgent } from '../connections/session';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
 import type { DamLog } from '../log';
+import { ProbeProgress } from './probeProgress';
 
 const SCHEME = 'dam-tenant';
 
@@ -195,14 +196,20 @@ export class TenantModule implements vscode.Disposable {
       async (progress, token) => {
         const abort = new AbortController();
         const stop = token.onCancellationRequested(() => abort.abort());
-        const step = (side: string) => (done: number, total: number, route: string) => progress.report({ message: `${side} ${done}/${total}: ${route}` });
+        // Counts in words and a bar that fills, the tenant's half then the emulator's, rather than each request's route.
+        const said = new ProbeProgress(progress);
+        const tenantSide = { name: 'the tenant', share: 50 };
+        const emulatorSide = { name: 'the local emulator', share: 50 };
         try {
-          const tenant = await runProbe(session.client, { signal: abort.signal, onProgress: step(name) });
-          progress.report({ message: 'the local emulator…' });
+          said.start(tenantSide);
+          const tenant = await runProbe(session.client, { signal: abort.signal, onProgress: (done, total) => said.step(tenantSide, done, total) });
+          said.finish(tenantSide);
+          progress.report({ message: 'Reaching the local emulator (started if it is not running)…' });
           const origin = await this.emulatorOrigin(token);
           const emulator = new DamClient({ profile: emulatorProfile(origin), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: userAgent() });
           const routes = Object.values(tenant.routes).map(({ api, path, resource, collection, select, from }) => ({ api, path, resource, collection, select, from }));
-          const local = await runProbe(emulator, { routes, signal: abort.signal, onProgress: step('emulator') });
+          said.start(emulatorSide, routes.length);
+          const local = await runProbe(emulator, { routes, signal: abort.signal, onProgress: (done, total) => said.step(emulatorSide, done, total) });
           return compareProbes(tenant, local, { first: 'tenant', second: 'emulator' });
         } catch (err) {
           if (token.isCancellationRequested) return undefined;

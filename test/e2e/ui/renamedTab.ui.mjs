@@ -1,0 +1,65 @@
+// A record's title is part of its document's address (the tab shows it). After a save that changes the title the tab
+// used to keep the old one while the DAM Explorer showed the new: the document now reopens under the new title, in the
+// same place, clean, with the cursor where it was, and the old tab is gone.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../harness.mjs';
+import { replaceValue } from './records.ui.mjs';
+import { runCommand, treeRow, findInDam } from './workbench.mjs';
+
+export const title = 'renamed record: after a save that changes the title, the tab shows the new title';
+export const workbench = 'emulator';
+
+function dam(runDir, ...args) {
+  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+const tabLabels = (page) => page.locator('.part.editor .tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
+
+export default async function run({ page, runDir, screenshot }) {
+  const words = `Renamed tab ${Date.now()}`;
+  const file = join(runDir, `${words}.txt`);
+  writeFileSync(file, 'a record for the renamed-tab UI test\n');
+  const [uploaded] = JSON.parse(dam(runDir, 'upload', file, '--classification', '/Products', '--json'));
+  const id = uploaded.recordId;
+  const original = JSON.parse(dam(runDir, 'records', 'get', id, '--json')).title;
+
+  await runCommand(page, 'DAM: Open Record', { opensInput: true });
+  await page.locator('.quick-input-widget input').fill(id);
+  await page.keyboard.press('Enter');
+  const oldTab = page.locator('.tabs-container .tab', { hasText: `${original}.dam-record.json` }).first();
+  await oldTab.waitFor({ state: 'visible', timeout: 60_000 });
+  await page.locator('.part.editor .view-lines', { hasText: '"readOnly"' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+
+  const renamed = `${words} (renamed)`;
+  await replaceValue(page, 'title', JSON.stringify(renamed));
+  await page.locator('.tabs-container .tab.dirty').first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Control+S');
+
+  const newTab = page.locator('.tabs-container .tab', { hasText: `${renamed}.dam-record.json` }).first();
+  await newTab.waitFor({ state: 'visible', timeout: 60_000 });
+  await oldTab.waitFor({ state: 'detached', timeout: 30_000 });
+  if (!(await newTab.getAttribute('class')).includes('active')) throw new Error('the renamed record\'s tab is not the active one');
+  if ((await newTab.getAttribute('class')).includes('dirty')) throw new Error('the renamed record\'s tab is dirty');
+  const labels = await tabLabels(page);
+  if (labels.filter((l) => l.includes('.dam-record.json')).length !== 1) throw new Error(`the record is open in more than one tab: ${labels.join(', ')}`);
+  // The editor still shows the record, and the tree agrees with the tab.
+  await page.locator('.part.editor .view-lines', { hasText: renamed }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await findInDam(page, words);
+  await treeRow(page, renamed).waitFor({ state: 'visible', timeout: 30_000 });
+  await screenshot('renamed-tab');
+
+  // The document under its new name saves again (it is a record document, not a copy).
+  await replaceValue(page, 'Photographer', '"After the rename"');
+  await page.locator('.tabs-container .tab.dirty', { hasText: renamed }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Control+S');
+  await page.locator('.tabs-container .tab.dirty').first().waitFor({ state: 'detached', timeout: 60_000 });
+  const after = JSON.parse(dam(runDir, 'records', 'get', id, '--json'));
+  if (after.fields.Photographer !== 'After the rename' || after.title !== renamed) throw new Error(`the save under the new name did not reach the tenant: ${JSON.stringify({ title: after.title, Photographer: after.fields.Photographer })}`);
+}
