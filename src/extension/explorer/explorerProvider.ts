@@ -11,7 +11,7 @@ import { badgeMeaning, resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
 import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, wordsExpression, type CheckResultView, type ExplorerNode } from './nodes';
-import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
+import { RecordPages, hasMore, type RecordPaging, type RecordRow } from './recordPages';
 import { byTitle, compareNames } from '../names';
 import { readableTime } from '../dates';
 import { guidKey } from '../../core/search';
@@ -249,7 +249,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       const [paging, children] = await Promise.all([this.paging.first(client, node.id), this.childNodes(client, node)]);
       // The service pages by title in its own collation (the emulator's is case-sensitive): the loaded rows are shown as people sort names.
       const out: ExplorerNode[] = [...children, ...[...paging.rows].sort(byTitle)];
-      if (paging.nextCursor) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
+      if (hasMore(paging)) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
       if (out.length === 0) out.push({ kind: 'message', id: 'empty', parentKey: keyOf(node), text: 'No records', severity: 'info' });
       return this.track(out);
     } catch (err) {
@@ -307,7 +307,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   async loadAll(classificationId: string, signal: AbortSignal, onPage: (shown: number, total: number | undefined) => void): Promise<void> {
     const client = this.client;
     if (!client) return;
-    await this.paging.all(client, classificationId, signal, onPage, () => this.changed.fire(this.nodes.get(`cls:${classificationId}`)));
+    await this.paging.all(client, classificationId, signal, onPage, () => this.changed.fire(this.nodes.get(`cls:${classificationId}`)), (r) => r.id);
   }
 
   /**
@@ -356,7 +356,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       }
       if (node?.id === direct.id) {
         const paging = await this.paging.first(client, node.id);
-        for (let pages = 0; !paging.rows.some((r) => r.id === recordId) && paging.nextCursor && pages < MAX_REVEAL_PAGES; pages++) await this.loadMore(node.id, signal);
+        for (let pages = 0; !paging.rows.some((r) => r.id === recordId) && hasMore(paging) && pages < MAX_REVEAL_PAGES; pages++) await this.loadMore(node.id, signal);
         // The row VS Code was given for the record (rows are made once per record), so it can reveal it.
         const row = paging.rows.find((r) => r.id === recordId);
         if (row) {
