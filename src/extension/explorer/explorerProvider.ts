@@ -391,10 +391,14 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
 
   private async rootNodes(client: DamClient): Promise<ClassificationNode[]> {
     if (!this.roots) {
-      // The spec names no "roots" filter: read the collection and keep the classifications without a parent.
-      const roots: Classification[] = [];
-      for await (const c of client.classifications.items({ pageSize: 1000 })) if (c.isRoot || !c.parentId) roots.push(c);
-      this.roots = sortClassifications(roots).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: undefined, classification }));
+      try {
+        // The spec names no "roots" filter: read the collection and keep the classifications without a parent.
+        const roots: Classification[] = [];
+        for await (const c of client.classifications.items({ pageSize: 1000 })) if (c.isRoot || !c.parentId) roots.push(c);
+        this.roots = sortClassifications(roots).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: undefined, classification }));
+      } finally {
+        this.connections.firstRowsShown();
+      }
     }
     return this.roots;
   }

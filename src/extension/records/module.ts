@@ -30,6 +30,7 @@ export class RecordsModule implements vscode.Disposable {
   readonly classificationPaths: ClassificationPaths;
   private readonly completion: vscode.Disposable;
   private readonly saveListener: vscode.Disposable;
+  private readonly deletedListener: vscode.Disposable;
 
   constructor(private readonly deps: RecordsModuleDeps) {
     this.documents = new RecordDocuments(deps.connections, deps.log);
@@ -44,6 +45,8 @@ export class RecordsModule implements vscode.Disposable {
       deps.provider.updateRecord(s.recordId, { title, status, modifiedOn: s.modifiedOn ?? undefined });
       this.documents.recordChanged(s.recordId, vscode.FileChangeType.Changed, s.uri);
     });
+    // A record a read or a save found deleted on the tenant leaves the tree (its rows would open nothing).
+    this.deletedListener = this.documents.onDidFindDeleted((recordId) => deps.provider.removeRecord(recordId));
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
     // features (schema completion, validation, hovers, formatting) as a JSON language participant (package.json); but
     // VS Code's JSON extension activates only when a `json` document opens, so it is woken here, before the first one.
@@ -77,6 +80,7 @@ export class RecordsModule implements vscode.Disposable {
     this.classificationPaths.dispose();
     this.bulk.dispose();
     this.saveListener.dispose();
+    this.deletedListener.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }
