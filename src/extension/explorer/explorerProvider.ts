@@ -53,6 +53,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   reset(): void {
     this.nodes.clear();
     this.roots = undefined;
+    this.rootsLoading = undefined;
     this.childClassifications.clear();
     this.refreshed.clear();
     this.paging.clear();
@@ -67,6 +68,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     if (node) node = this.nodes.get(keyOf(node)) ?? node;
     if (!node) {
       this.roots = undefined;
+      this.rootsLoading = undefined;
       this.childClassifications.clear();
       this.paging.clear();
       this.changed.fire(undefined);
@@ -389,18 +391,40 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return this.resultRows;
   }
 
-  private async rootNodes(client: DamClient): Promise<ClassificationNode[]> {
-    if (!this.roots) {
-      try {
-        // The spec names no "roots" filter: read the collection and keep the classifications without a parent.
-        const roots: Classification[] = [];
-        for await (const c of client.classifications.items({ pageSize: 1000 })) if (c.isRoot || !c.parentId) roots.push(c);
-        this.roots = sortClassifications(roots).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: undefined, classification }));
-      } finally {
-        this.connections.firstRowsShown();
-      }
+  /** The roots on their way: VS Code's tree and a command asking at the same time share one read. */
+  private rootsLoading?: { client: DamClient; promise: Promise<ClassificationNode[]> };
+
+  private rootNodes(client: DamClient): Promise<ClassificationNode[]> {
+    if (this.roots) return Promise.resolve(this.roots);
+    if (this.rootsLoading?.client !== client) {
+      const promise: Promise<ClassificationNode[]> = this.readRoots(client).then(
+        (roots) => {
+          // Kept only if no refresh came in between; the caller gets its rows either way.
+          if (this.rootsLoading?.promise === promise) {
+            this.rootsLoading = undefined;
+            this.roots = roots;
+          }
+          return roots;
+        },
+        (err: unknown) => {
+          if (this.rootsLoading?.promise === promise) this.rootsLoading = undefined;
+          throw err;
+        },
+      );
+      this.rootsLoading = { client, promise };
     }
-    return this.roots;
+    return this.rootsLoading.promise;
+  }
+
+  private async readRoots(client: DamClient): Promise<ClassificationNode[]> {
+    try {
+      // The spec names no "roots" filter: read the collection and keep the classifications without a parent.
+      const roots: Classification[] = [];
+      for await (const c of client.classifications.items({ pageSize: 1000 })) if (c.isRoot || !c.parentId) roots.push(c);
+      return sortClassifications(roots).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: undefined, classification }));
+    } finally {
+      this.connections.firstRowsShown();
+    }
   }
 
   /** Callers at the same time share one request; a classification the service says has none is not asked until refreshed. */

@@ -21,8 +21,13 @@ describe('Connections kept alive', function () {
     if (dam.connections.state.kind !== 'connected' || dam.connections.session?.profile.kind !== 'emulator') {
       await vscode.commands.executeCommand('dam.startEmulator');
     }
+    forwarder = await forward();
+  });
+
+  /** A forwarder to the emulator that counts the connections it is given. */
+  async function forward(): Promise<Server> {
     const target = new URL(dam.connections.session!.profile.endpoints.core);
-    forwarder = createServer((socket) => {
+    const server = createServer((socket) => {
       connections++;
       const upstream = connect(Number(target.port), target.hostname);
       socket.pipe(upstream);
@@ -38,8 +43,9 @@ describe('Connections kept alive', function () {
       socket.on('error', () => upstream.destroy());
       upstream.on('error', () => socket.destroy());
     });
-    await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
-  });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return server;
+  }
 
   after(() => forwarder?.close());
 
@@ -58,7 +64,9 @@ describe('Connections kept alive', function () {
   // The query schema's refresh started with the connection and held its only warm socket: the DAM Explorer's roots
   // then opened a second connection, one more handshake before the first rows (4 round trips across the internet).
   it('connecting and showing the first rows of the DAM Explorer uses one connection', async () => {
-    const address = forwarder.address();
+    // A forwarder of its own: the client keeps the connections of the one above open.
+    const fresh = await forward();
+    const address = fresh.address();
     assert.ok(address && typeof address === 'object');
     const emulator = dam.connections.session!.profile;
     const origin = `http://127.0.0.1:${address.port}`;
@@ -86,6 +94,7 @@ describe('Connections kept alive', function () {
     } finally {
       delayMs = 0;
       await dam.connections.connect(emulator.id, { interactive: false });
+      fresh.close();
     }
   });
 });
