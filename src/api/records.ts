@@ -231,11 +231,16 @@ export class RecordEditsApi {
       if (!(err instanceof ApiError && (err.status === 404 || err.status === 400))) throw err;
     }
     this.classificationCache.set(key, found);
-    if (found) {
-      this.classificationCache.set(found.id, found);
-      if (found.namePath) this.classificationCache.set(found.namePath, found);
-    }
+    if (found) this.remember(found);
     return found;
+  }
+
+  /** A classification known to exist, found later by its id and its name path. */
+  private remember(c: ClassificationRef): void {
+    if (!c.id) return;
+    const ref = { id: guidKey(c.id), namePath: c.namePath };
+    this.classificationCache.set(ref.id, ref);
+    if (ref.namePath) this.classificationCache.set(ref.namePath, ref);
   }
 
   /** The classifications named (ids or paths) that exist. */
@@ -276,6 +281,9 @@ export class RecordEditsApi {
   async open(id: string, signal?: AbortSignal): Promise<OpenedRecord> {
     const [model, source] = await Promise.all([this.tenantModel(signal), this.readRecord(id, { signal })]);
     const named = await this.classifications(this.classificationValueIds(source, model.definitions), signal);
+    // The record's own classifications came embedded with their paths: the editor's check of the paths it shows (and a
+    // save naming them) finds them here instead of asking the tenant again.
+    for (const c of source.classifications ?? []) this.remember(c);
     const document = recordToDocument(source, model.definitions, [...(source.classifications ?? []), ...named], model.languages);
     return { document, text: printDocument(document), source, modifiedOn: source.modifiedOn ?? null };
   }

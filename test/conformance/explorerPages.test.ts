@@ -14,6 +14,10 @@ describeEachBackend('Explorer record paging (RecordPages)', {}, (env) => {
   let client: DamClient;
   /** The queries the search API was given, in order (the real client's method, called through). */
   let queries: SearchQuery[];
+  /** The position each page was asked at (undefined: by cursor), and the most requests that were in flight at once. */
+  let skips: (number | undefined)[];
+  let inFlight = 0;
+  let mostInFlight = 0;
 
   before(async () => {
     client = env().client();
@@ -26,12 +30,22 @@ describeEachBackend('Explorer record paging (RecordPages)', {}, (env) => {
       );
     }
     const records = client.search.records.bind(client.search);
-    client.search.records = (query, page) => {
+    client.search.records = async (query, page) => {
       queries.push(query);
-      return records(query, page);
+      skips.push(page?.skip);
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      try {
+        return await records(query, page);
+      } finally {
+        inFlight--;
+      }
     };
   });
-  beforeEach(() => (queries = []));
+  beforeEach(() => {
+    queries = [];
+    skips = [];
+    mostInFlight = 0;
+  });
 
   const pages = () => new RecordPages<RecordRow & { parent: string }>(() => 10, (parent, row) => ({ ...row, parent }));
 
@@ -80,6 +94,43 @@ describeEachBackend('Explorer record paging (RecordPages)', {}, (env) => {
     assert.equal(queries.length, Math.ceil((RECORDS - 10) / LOAD_ALL_PAGE_SIZE));
     assert.deepEqual(counts, [110, 210, RECORDS]);
     assert.equal(redraws, 1);
+  });
+
+  // Across the internet each page read after the one before it was one more round trip (10 for 1,000 records).
+  it('reads the remaining pages side by side by position, keeping their order', async () => {
+    const p = pages();
+    await p.first(client, classificationId);
+    queries = [];
+    skips = [];
+    const counts: number[] = [];
+    let redraws = 0;
+    await p.all(client, classificationId, new AbortController().signal, (shown) => counts.push(shown), () => redraws++, (r) => r.id);
+    const paging = p.get(classificationId)!;
+    assert.deepEqual(
+      paging.rows.map((r) => r.title),
+      Array.from({ length: RECORDS }, (_, i) => `Paged ${String(i).padStart(4, '0')}`),
+    );
+    assert.deepEqual(skips, [10, 10 + LOAD_ALL_PAGE_SIZE, 10 + 2 * LOAD_ALL_PAGE_SIZE]);
+    assert.ok(mostInFlight > 1, 'the pages were read one after another');
+    assert.deepEqual(counts, [110, 210, RECORDS]);
+    assert.equal(paging.nextCursor, undefined);
+    assert.equal(paging.nextSkip, undefined);
+    assert.equal(redraws, 1);
+  });
+
+  it('a cancelled side-by-side Load All keeps the pages in order and the rest loads from where it stopped', async () => {
+    const p = pages();
+    const abort = new AbortController();
+    await p.all(client, classificationId, abort.signal, () => abort.abort(), () => undefined, (r) => r.id);
+    const paging = p.get(classificationId)!;
+    assert.deepEqual(paging.rows.map((r) => r.title), Array.from({ length: paging.rows.length }, (_, i) => `Paged ${String(i).padStart(4, '0')}`));
+    assert.ok(paging.rows.length < RECORDS, 'nothing was cancelled');
+    assert.equal(paging.nextSkip, paging.rows.length);
+    while (await p.more(client, classificationId, undefined, LOAD_ALL_PAGE_SIZE));
+    assert.deepEqual(
+      paging.rows.map((r) => r.title),
+      Array.from({ length: RECORDS }, (_, i) => `Paged ${String(i).padStart(4, '0')}`),
+    );
   });
 
   it('a cancelled Load All keeps what arrived and still draws it', async () => {

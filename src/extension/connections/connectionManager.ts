@@ -53,12 +53,17 @@ class TrialVault implements SecretVault {
   }
 }
 
+/** How long background reads of a new connection wait for the DAM Explorer's first rows at most. */
+const FIRST_ROWS_WAIT_MS = 3_000;
+
 export class ConnectionManager implements vscode.Disposable {
   private current: ConnectionState = { kind: 'none' };
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
   readonly onDidChange = this.changed.event;
   /** Increases with every connect, so a slow sign-in never overwrites a newer choice. */
   private generation = 0;
+  /** The first rows the user sees on the current connection: background reads wait for them (afterFirstRows). */
+  private firstRows?: { session: Session; shown: Promise<void>; show(): void };
 
   constructor(
     private readonly store: ProfileStore,
@@ -190,8 +195,31 @@ export class ConnectionManager implements vscode.Disposable {
     return this.current.kind === 'none' ? undefined : this.current.profile;
   }
 
+  /**
+   * Resolves once the DAM Explorer has its first rows on the current connection, or after FIRST_ROWS_WAIT_MS (the view
+   * may be hidden). Background reads of a new connection (the query schema's refresh) start then: started at once, they
+   * held its only warm connection, and the rows the user waits for paid a new connection's handshake.
+   */
+  afterFirstRows(): Promise<void> {
+    return this.firstRows?.shown ?? Promise.resolve();
+  }
+
+  /** The DAM Explorer showed its first rows (or failed to) on the current connection. */
+  firstRowsShown(): void {
+    this.firstRows?.show();
+  }
+
   private setState(state: ConnectionState): void {
     if (this.current.kind === 'connected' && (state.kind !== 'connected' || state.session !== this.current.session)) this.current.session.dispose();
+    if (state.kind === 'connected' && this.firstRows?.session !== state.session) {
+      let show!: () => void;
+      const shown = new Promise<void>((resolve) => (show = resolve));
+      const timer = setTimeout(show, FIRST_ROWS_WAIT_MS);
+      this.firstRows = { session: state.session, shown, show: () => (clearTimeout(timer), show()) };
+    } else if (state.kind !== 'connected') {
+      this.firstRows?.show();
+      this.firstRows = undefined;
+    }
     this.current = state;
     void vscode.commands.executeCommand('setContext', ContextKeys.state, state.kind === 'none' ? 'disconnected' : state.kind);
     void vscode.commands.executeCommand('setContext', ContextKeys.connectionName, state.kind === 'none' ? '' : state.profile.name);

@@ -166,6 +166,24 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
     throw vscode.FileSystemError.NoPermissions(oldUri);
   }
 
+  /**
+   * A record changed on the tenant (a save): its read-only JSON (`?record=`) is read again, and an open tab of it
+   * reloads. Only that view: images and files are other URIs, and a save of its metadata changes none of them.
+   */
+  recordChanged(recordId: string): void {
+    const uris = new Map<string, vscode.Uri>();
+    for (const key of this.recent.keys()) uris.set(key, vscode.Uri.parse(key));
+    for (const doc of vscode.workspace.textDocuments) uris.set(doc.uri.toString(), doc.uri);
+    const events: vscode.FileChangeEvent[] = [];
+    for (const [key, uri] of uris) {
+      const resource = resourceOf(uri);
+      if (resource?.kind !== 'record' || resource.recordId.replace(/-/g, '').toLowerCase() !== recordId.replace(/-/g, '').toLowerCase()) continue;
+      this.recent.delete(key);
+      events.push({ type: vscode.FileChangeType.Changed, uri });
+    }
+    if (events.length) this.emitter.fire(events);
+  }
+
   private data() {
     const client = this.connections.session?.client;
     if (!client) throw vscode.FileSystemError.Unavailable('Not connected to a DAM service');

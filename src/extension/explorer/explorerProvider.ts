@@ -11,7 +11,7 @@ import { badgeMeaning, resultBadge } from './badges';
 import { checkUri, type CheckDecorations } from './decorations';
 import { fileDataOf } from './fileDataCache';
 import { NodeContext, classificationLabel, keyOf, plainWords, recordLabel, wordsExpression, type CheckResultView, type ExplorerNode } from './nodes';
-import { RecordPages, type RecordPaging, type RecordRow } from './recordPages';
+import { RecordPages, hasMore, type RecordPaging, type RecordRow } from './recordPages';
 import { byTitle, compareNames } from '../names';
 import { readableTime } from '../dates';
 import { guidKey } from '../../core/search';
@@ -53,6 +53,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   reset(): void {
     this.nodes.clear();
     this.roots = undefined;
+    this.rootsLoading = undefined;
     this.childClassifications.clear();
     this.refreshed.clear();
     this.paging.clear();
@@ -67,6 +68,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     if (node) node = this.nodes.get(keyOf(node)) ?? node;
     if (!node) {
       this.roots = undefined;
+      this.rootsLoading = undefined;
       this.childClassifications.clear();
       this.paging.clear();
       this.changed.fire(undefined);
@@ -249,7 +251,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       const [paging, children] = await Promise.all([this.paging.first(client, node.id), this.childNodes(client, node)]);
       // The service pages by title in its own collation (the emulator's is case-sensitive): the loaded rows are shown as people sort names.
       const out: ExplorerNode[] = [...children, ...[...paging.rows].sort(byTitle)];
-      if (paging.nextCursor) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
+      if (hasMore(paging)) out.push({ kind: 'loadMore', id: node.id, parentKey: keyOf(node), classificationId: node.id, shown: paging.rows.length, total: paging.totalCount });
       if (out.length === 0) out.push({ kind: 'message', id: 'empty', parentKey: keyOf(node), text: 'No records', severity: 'info' });
       return this.track(out);
     } catch (err) {
@@ -307,7 +309,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
   async loadAll(classificationId: string, signal: AbortSignal, onPage: (shown: number, total: number | undefined) => void): Promise<void> {
     const client = this.client;
     if (!client) return;
-    await this.paging.all(client, classificationId, signal, onPage, () => this.changed.fire(this.nodes.get(`cls:${classificationId}`)));
+    await this.paging.all(client, classificationId, signal, onPage, () => this.changed.fire(this.nodes.get(`cls:${classificationId}`)), (r) => r.id);
   }
 
   /**
@@ -356,7 +358,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
       }
       if (node?.id === direct.id) {
         const paging = await this.paging.first(client, node.id);
-        for (let pages = 0; !paging.rows.some((r) => r.id === recordId) && paging.nextCursor && pages < MAX_REVEAL_PAGES; pages++) await this.loadMore(node.id, signal);
+        for (let pages = 0; !paging.rows.some((r) => r.id === recordId) && hasMore(paging) && pages < MAX_REVEAL_PAGES; pages++) await this.loadMore(node.id, signal);
         // The row VS Code was given for the record (rows are made once per record), so it can reveal it.
         const row = paging.rows.find((r) => r.id === recordId);
         if (row) {
@@ -389,14 +391,40 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     return this.resultRows;
   }
 
-  private async rootNodes(client: DamClient): Promise<ClassificationNode[]> {
-    if (!this.roots) {
+  /** The roots on their way: VS Code's tree and a command asking at the same time share one read. */
+  private rootsLoading?: { client: DamClient; promise: Promise<ClassificationNode[]> };
+
+  private rootNodes(client: DamClient): Promise<ClassificationNode[]> {
+    if (this.roots) return Promise.resolve(this.roots);
+    if (this.rootsLoading?.client !== client) {
+      const promise: Promise<ClassificationNode[]> = this.readRoots(client).then(
+        (roots) => {
+          // Kept only if no refresh came in between; the caller gets its rows either way.
+          if (this.rootsLoading?.promise === promise) {
+            this.rootsLoading = undefined;
+            this.roots = roots;
+          }
+          return roots;
+        },
+        (err: unknown) => {
+          if (this.rootsLoading?.promise === promise) this.rootsLoading = undefined;
+          throw err;
+        },
+      );
+      this.rootsLoading = { client, promise };
+    }
+    return this.rootsLoading.promise;
+  }
+
+  private async readRoots(client: DamClient): Promise<ClassificationNode[]> {
+    try {
       // The spec names no "roots" filter: read the collection and keep the classifications without a parent.
       const roots: Classification[] = [];
       for await (const c of client.classifications.items({ pageSize: 1000 })) if (c.isRoot || !c.parentId) roots.push(c);
-      this.roots = sortClassifications(roots).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: undefined, classification }));
+      return sortClassifications(roots).map((classification) => ({ kind: 'classification', id: classification.id, parentKey: undefined, classification }));
+    } finally {
+      this.connections.firstRowsShown();
     }
-    return this.roots;
   }
 
   /** Callers at the same time share one request; a classification the service says has none is not asked until refreshed. */

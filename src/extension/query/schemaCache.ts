@@ -66,7 +66,11 @@ export class SchemaCache implements vscode.Disposable {
       // A newer answer may have arrived while the disk was read.
       if (this.profileId === profileId && this.cached?.profileId !== profileId) this.set(fromDisk);
     }
-    if (state.kind === 'connected') void this.refresh().catch((err) => this.log.warn(`Query schema refresh failed: ${err instanceof Error ? err.message : String(err)}`));
+    if (state.kind !== 'connected') return;
+    // After the DAM Explorer's first rows: the schema's reads would hold the new connection's only warm socket.
+    await this.connections.afterFirstRows();
+    if (this.connections.session !== state.session) return;
+    void this.refresh().catch((err) => this.log.warn(`Query schema refresh failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   private async readDisk(profileId: string): Promise<CachedSchema | undefined> {

@@ -32,6 +32,7 @@ export class RecordsModule implements vscode.Disposable {
   private readonly completion: vscode.Disposable;
   private readonly saveListener: vscode.Disposable;
   private readonly renamedTabs: RenamedTabs;
+  private readonly deletedListener: vscode.Disposable;
 
   constructor(private readonly deps: RecordsModuleDeps) {
     this.documents = new RecordDocuments(deps.connections, deps.log);
@@ -47,6 +48,8 @@ export class RecordsModule implements vscode.Disposable {
       this.documents.recordChanged(s.recordId, vscode.FileChangeType.Changed, s.uri);
     });
     this.renamedTabs = new RenamedTabs(deps.log, (uri) => this.documents.baseOf(uri)?.title);
+    // A record a read or a save found deleted on the tenant leaves the tree (its rows would open nothing).
+    this.deletedListener = this.documents.onDidFindDeleted((recordId) => deps.provider.removeRecord(recordId));
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON
     // features (schema completion, validation, hovers, formatting) as a JSON language participant (package.json); but
     // VS Code's JSON extension activates only when a `json` document opens, so it is woken here, before the first one.
@@ -81,6 +84,7 @@ export class RecordsModule implements vscode.Disposable {
     this.bulk.dispose();
     this.saveListener.dispose();
     this.renamedTabs.dispose();
+    this.deletedListener.dispose();
     this.diagnostics.dispose();
     this.documents.dispose();
   }

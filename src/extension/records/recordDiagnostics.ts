@@ -62,15 +62,8 @@ export class RecordDiagnostics implements vscode.Disposable {
     if (!before || doc.isClosed || !isShown(doc.uri)) return [];
     const model = await this.documents.tenantModel();
     const text = doc.getText();
-    let own = this.documents.problemsOf(text, before, model);
-    // The read-only section as the tenant holds it now (the reload after a save can reach the editor before or after
-    // its base moves) is never an edit: checked against the tenant's version too, the fewer problems win.
-    const tenant = this.documents.tenantOf(doc.uri);
-    if (own.length && tenant && tenant !== before) {
-      const againstTenant = this.documents.problemsOf(text, tenant, model);
-      if (againstTenant.length < own.length) own = againstTenant;
-    }
-    const problems = [...own, ...(await this.unknownClassifications(text, model.definitions))];
+    // Against the base as it is now (the model moves it when the editor reads a version, before the text arrives).
+    const problems = [...this.documents.problemsOf(text, this.documents.baseOf(doc.uri) ?? before, model), ...(await this.unknownClassifications(text, model.definitions))];
     // A tab closed (or the text changed) while the tenant model and classifications were read: no stale problems.
     if (doc.isClosed || !isShown(doc.uri) || doc.getText() !== text) return [];
     const diagnostics = problems.map((p) => diagnosticOf(doc, p));

@@ -4,17 +4,21 @@
 // Each document holds three things, never inferred from each other (STYLE.md principle 15, after VS Code's
 // TextFileEditorModel): `base`, the version its text started from (modifiedOn and the document as read), checked
 // against for read-only parts; `tenant`, the version the tenant holds now as last read, what a save is computed
-// against; and the text, which is VS Code's. The transitions:
-//   Open / Revert / reload  readFile for the editor (its document is not dirty), or the editor's text becoming exactly
-//                           the tenant's version: base = tenant = what was read.
+// against; and the text, which is VS Code's. The model and its transitions are in ./recordVersions.ts; here are the
+// reads and writes:
+//   Open / Revert / reload  readFile for the editor (its document is not dirty, or we asked it to reload), or the
+//                           editor's text becoming exactly the tenant's version: base = tenant = what was read.
 //   Compare                 readFile while the editor holds unsaved edits: tenant = what was read, base unchanged.
 //   refresh (stat)          the tenant's modifiedOn differs: tenant = read again; VS Code then reloads a clean editor,
 //                           or reports a dirty one's save as a conflict (Compare / Overwrite).
-//   Save / Overwrite        every editable value where the text differs from `tenant` goes as one update (after a
-//                           conflict that is exactly what the editor shows); then the record is read again, and the
-//                           editor reloads it: text, tab and tree show what the tenant holds.
-//   delete elsewhere        stat and the save's check answer 404: the save says so, offering Save As, and the tab shows
-//                           the file deleted (a delete from the tree tells open documents at once).
+//   Save / Overwrite        VS Code's stat is the conflict check (one small read); every editable value where the text
+//                           differs from `tenant` goes as one PUT (after a conflict that is exactly what the editor
+//                           shows). Once the PUT is accepted the editor shows the save done: the stat after the write is
+//                           answered from what was written. The record is then read again off the editor's critical
+//                           path; the tree and other views hear of it, and the clean editor reloads it (its stat answered
+//                           from that read, its readFile the new base).
+//   delete elsewhere        stat and the save's check answer 404: the save says so, offering Save As, the tab shows the
+//                           file deleted and the tree drops its rows (a delete from the tree tells open documents at once).
 // `stat` reports the tenant's modifiedOn as mtime, so VS Code raises its own conflict on a save over a newer version
 // ("the content of the file is newer") and calls writeFile only once the user chose. VS Code takes a file as changed
 // only when its size differs too (its etag is made of both), so a version's size is chosen to differ where needed.
@@ -27,6 +31,7 @@ import type { DamFsPart } from '../explorer/damFs';
 import type { DamLog } from '../log';
 import { inWords } from '../errorWords';
 import { RECORD_SCHEMA_URI, isRecordFolderUri, isRecordSchemaUri, recordDocAddress, recordDocUri, type RecordDocAddress } from './recordUris';
+import { RecordVersionModel, type FileVersion } from './recordVersions';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -34,23 +39,20 @@ const decoder = new TextDecoder();
 /** A version of a record as served to VS Code. */
 interface Served {
   opened: OpenedRecord;
+  modifiedOn: string | null;
+  text: string;
   bytes: Uint8Array;
   mtime: number;
-  /** The size `stat` reports: the bytes' length, unless that would hide a change from VS Code (see `sized`). */
+  /** The size `stat` reports: the bytes' length, unless that would hide a change from VS Code (see `distinct`). */
   size: number;
   /** When it was read from the service. */
   readAt: number;
 }
 
 interface DocState {
-  /** The version the editor's text started from (open, revert, the reload after a save). */
-  base?: Served;
-  /** The version the tenant holds, as last read. */
-  tenant?: Served;
-  /** Between writeFile and VS Code's stat right after it: the text just saved, at the new modifiedOn. */
-  saved?: { mtime: number; size: number };
-  /** A save finished writing: once VS Code is done with it, the editor reloads the tenant's version. */
-  reload?: boolean;
+  versions: RecordVersionModel<Served>;
+  /** A save's re-read on its way: a stat or a save waits for it, so they see what the save made. */
+  reread?: Promise<void>;
 }
 
 /** A stat followed at once by a read (VS Code does this on open and on compare) reads the record once. */
@@ -71,8 +73,11 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.emitter.event;
   private readonly saved = new vscode.EventEmitter<SaveOutcome>();
-  /** Fires after each save a record document's writeFile completed. */
+  /** Fires after each save a record document's writeFile completed, once the record was read again. */
   readonly onDidSave = this.saved.event;
+  private readonly deleted = new vscode.EventEmitter<string>();
+  /** Fires with a record's id when a read or a save found it deleted on the tenant (the tree drops its rows). */
+  readonly onDidFindDeleted = this.deleted.event;
   private readonly states = new Map<string, DocState>();
   private readonly disposables: vscode.Disposable[] = [];
   private schemaMtime = Date.now();
@@ -89,17 +94,12 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       }),
       // An editor that now holds exactly the tenant's version has loaded it (a revert or a reload: VS Code may tell
       // the extension host that the document is clean only after it read the file, so readFile cannot always know).
-      vscode.workspace.onDidChangeTextDocument((e) => {
-        const state = this.states.get(e.document.uri.toString());
-        if (state?.tenant && state.base !== state.tenant && e.document.getText() === state.tenant.opened.text) state.base = state.tenant;
-      }),
-      // VS Code reloads only a clean editor: once the save is done, the editor reads the record as the tenant now
-      // holds it (new dates, who changed it, values as the tenant prints them).
+      vscode.workspace.onDidChangeTextDocument((e) => this.states.get(e.document.uri.toString())?.versions.textChanged(e.document.getText())),
+      // VS Code reloads only a clean editor: once its save is done and the save's re-read answered, the editor reads
+      // the record as the tenant now holds it (new dates, who changed it, values as the tenant prints them).
       vscode.workspace.onDidSaveTextDocument((doc) => {
         const state = this.states.get(doc.uri.toString());
-        if (!state?.reload) return;
-        state.reload = false;
-        this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: doc.uri }]);
+        if (state?.versions.vscodeSaved()) this.reload(doc.uri, state);
       }),
     );
   }
@@ -117,19 +117,24 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   async prepare(recordId: string): Promise<vscode.Uri> {
     const opened = await this.client().recordEdits.open(recordId);
     const uri = this.uriOf(opened.document.id, opened.document.title);
-    const state = this.state(uri);
-    state.tenant = this.sized(state, opened);
+    const { versions } = this.state(uri);
+    versions.opened(versions.distinct(served(opened)));
     return uri;
   }
 
   /** The base document an open editor's text is compared with (diagnostics, tests). */
   baseOf(uri: vscode.Uri): RecordDocument | undefined {
-    return this.states.get(uri.toString())?.base?.opened.document;
+    return this.states.get(uri.toString())?.versions.base?.opened.document;
   }
 
   /** The version of a document's record the tenant holds, as last read (tests). */
   tenantOf(uri: vscode.Uri): RecordDocument | undefined {
-    return this.states.get(uri.toString())?.tenant?.opened.document;
+    return this.states.get(uri.toString())?.versions.tenant?.opened.document;
+  }
+
+  /** Waits for a save's re-read of the document, if one is on its way (tests, and the next stat or save). */
+  async settled(uri: vscode.Uri): Promise<void> {
+    await this.states.get(uri.toString())?.reread;
   }
 
   /** Tells VS Code a record changed on the tenant (a tree command wrote it): open documents of it notice. */
@@ -138,7 +143,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     for (const [key, state] of this.states) {
       const uri = vscode.Uri.parse(key);
       if (key !== except?.toString() && recordDocAddress(uri)?.recordId === recordId) {
-        state.tenant = undefined;
+        state.versions.forgetTenant();
         events.push({ type, uri });
       }
     }
@@ -155,28 +160,27 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     if (isRecordFolderUri(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const address = this.address(uri);
     const state = this.state(uri);
-    // VS Code stats once right after writeFile: that stat is of the text it just saved (the reload comes after).
-    const saved = state.saved;
-    state.saved = undefined;
-    if (saved) return { type: vscode.FileType.File, ctime: saved.mtime, ...saved };
+    // Right after writeFile, VS Code stats the text it just saved; the reload we asked for stats what was just read.
+    const known = state.versions.statWithoutRequest((v) => Date.now() - v.readAt < FRESH_MS);
+    if (known) return fileStat(known);
+    await state.reread;
     let modifiedOn: string | null | undefined;
-    if (state.base) {
+    if (state.versions.known) {
       // One small read says whether the record changed since the tenant's version was read.
-      modifiedOn = await this.client(address).recordEdits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err));
-      if (state.tenant && modifiedOn === state.tenant.opened.modifiedOn) return fileStat(state.tenant);
+      modifiedOn = await this.client(address).recordEdits.modifiedOn(address.recordId).catch((err: unknown) => this.fail(uri, err, address.recordId));
+      const answer = state.versions.statAt(modifiedOn);
+      if (answer) return fileStat(answer);
     }
-    return fileStat(await this.latest(uri, address, modifiedOn));
+    return fileStat(state.versions.reported(await this.latest(uri, address, modifiedOn)));
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     if (isRecordSchemaUri(uri)) return this.schemaBytes();
     const latest = await this.latest(uri, this.address(uri));
-    // VS Code reads for its editor only while the document is clean (open, reload; a revert marks it clean first):
-    // that read is the editor's new base. A read while the editor holds unsaved edits is the other side of a
-    // conflict's Compare: the edits stay based on the version they were made on.
-    const state = this.state(uri);
-    const editing = vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === uri.toString());
-    if (!(editing && state.base)) state.base = latest;
+    // VS Code reads for its editor while the document is clean (open, Revert, the reload we asked for): that read is the
+    // editor's new base. A read while the editor holds unsaved edits is the other side of a conflict's Compare: the
+    // edits stay based on the version they were made on.
+    this.state(uri).versions.served(latest, isDirty(uri));
     return latest.bytes;
   }
 
@@ -189,7 +193,9 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const address = this.address(uri);
     const state = this.state(uri);
     const edits = this.client(address).recordEdits;
-    const base = state.base ?? (await this.latest(uri, address));
+    // A save right after a save computes against what the first one made.
+    await state.reread;
+    const base = state.versions.base ?? (await this.latest(uri, address));
     const title = base.opened.document.title || address.recordId;
     const model = await edits.tenantModel();
     const text = decoder.decode(content);
@@ -205,14 +211,14 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const after = parseDocument(text).doc!;
     // VS Code compared mtimes just before calling this; a change made between its stat and now is caught here.
     const now = await edits.modifiedOn(address.recordId).catch((err: unknown) => {
-      if ((err as { status?: unknown } | null)?.status === 404) this.deletedOnSave(uri, state, title);
+      if ((err as { status?: unknown } | null)?.status === 404) this.deletedOnSave(uri, state, address.recordId, title);
       return this.fail(uri, err);
     });
     // The version the update is computed against: the one the edit started from, or, after a conflict, the newer one
     // VS Code showed and the user chose to overwrite. Then the tenant ends up holding exactly the text.
-    const against = now === base.opened.modifiedOn ? base : now === state.tenant?.opened.modifiedOn ? state.tenant : undefined;
+    const against = state.versions.against(now);
     if (!against) {
-      state.tenant = undefined;
+      state.versions.forgetTenant();
       this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
       this.refused(`“${title}” was not saved: it changed on the tenant a moment ago (modified ${now ?? 'just now'}). Nothing was sent; save again to compare or overwrite.`);
       throw vscode.FileSystemError.Unavailable('Not saved: the record changed on the tenant');
@@ -230,14 +236,35 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
       }
       this.log.info(`Saved record ${address.recordId}: ${changes.fields.length} field value(s)${changes.status ? ', status' : ''}${changes.title ? ', title' : ''}${changes.addClassifications.length + changes.removeClassifications.length ? ', classifications' : ''}`);
     }
-    // The tenant's version after the update; the editor reloads it once VS Code has finished the save (see the
-    // constructor). Until then its text is what it saved, based on the new version with the read-only section it shows.
-    const fresh = await edits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
-    state.base = served({ ...fresh, document: { ...fresh.document, readOnly: after.readOnly }, text }, content.byteLength);
-    state.saved = { mtime: state.base.mtime, size: content.byteLength };
-    state.reload = true;
-    state.tenant = this.sized(state, fresh, text);
-    this.saved.fire({ uri, recordId: address.recordId, changes, sent: !isEmptyChangeSet(changes), document: fresh.document, modifiedOn: fresh.modifiedOn });
+    // The editor shows the save done now: VS Code's stat after this write is answered with what was written.
+    state.versions.written(against, text, content.byteLength);
+    // The tenant's version after the update is read off the editor's critical path; the editor reloads it once VS Code
+    // has finished the save (see the constructor). Until then its text is what it saved, based on the new version with
+    // the read-only section it shows.
+    state.reread = this.reread(uri, state, address, changes, after, text, content.byteLength);
+  }
+
+  private async reread(uri: vscode.Uri, state: DocState, address: RecordDocAddress, changes: ChangeSet, after: RecordDocument, text: string, size: number): Promise<void> {
+    try {
+      const fresh = await this.client(address).recordEdits.open(address.recordId);
+      const savedAt = served({ ...fresh, document: { ...fresh.document, readOnly: after.readOnly }, text }, size);
+      const reload = state.versions.reread(state.versions.distinct(served(fresh)), savedAt);
+      this.saved.fire({ uri, recordId: address.recordId, changes, sent: !isEmptyChangeSet(changes), document: fresh.document, modifiedOn: fresh.modifiedOn });
+      if (reload) this.reload(uri, state);
+    } catch (err) {
+      state.versions.rereadFailed();
+      this.log.warn(`Reading record ${address.recordId} after its save: ${this.log.scrub(err instanceof Error ? err.message : String(err))}`);
+      if ((err as { status?: unknown } | null)?.status === 404) this.gone(uri, address.recordId);
+    } finally {
+      state.reread = undefined;
+    }
+  }
+
+  /** A clean editor reads the version just read (a dirty one keeps its text; its next save compares). */
+  private reload(uri: vscode.Uri, state: DocState): void {
+    if (isDirty(uri)) return;
+    state.versions.reloadStarted();
+    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   /** Problems of a record document's text against the version it was read from (syntax, definitions, read-only parts). */
@@ -255,23 +282,14 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   /** The record as the tenant holds it; one read moments ago is reused unless `modifiedOn` (known newer) says it is stale. */
   private async latest(uri: vscode.Uri, address: RecordDocAddress, modifiedOn?: string | null): Promise<Served> {
     const state = this.state(uri);
-    const recent = state.tenant && Date.now() - state.tenant.readAt < FRESH_MS ? state.tenant : undefined;
-    if (recent && (modifiedOn === undefined || recent.opened.modifiedOn === modifiedOn)) return recent;
-    const opened = await this.client(address).recordEdits.open(address.recordId).catch((err: unknown) => this.fail(uri, err));
-    state.tenant = this.sized(state, opened);
-    return state.tenant;
-  }
-
-  /**
-   * A version as served, with a size VS Code does not mistake for what its editor holds: VS Code takes a file as
-   * unchanged when its size is the same, so a newer version (or, after a save, the tenant's text where the editor
-   * holds the text it saved) of the same length reports one byte more.
-   */
-  private sized(state: DocState, opened: OpenedRecord, heldText?: string): Served {
-    const s = served(opened);
-    const held = state.saved ?? (state.base ? { mtime: state.base.mtime, size: state.base.size } : undefined);
-    if (held && s.size === held.size && (s.mtime !== held.mtime || (heldText !== undefined && heldText !== opened.text))) s.size++;
-    return s;
+    // A save's re-read on its way is the latest version.
+    await state.reread;
+    const { versions } = state;
+    const recent = versions.tenant && Date.now() - versions.tenant.readAt < FRESH_MS ? versions.tenant : undefined;
+    if (recent && (modifiedOn === undefined || recent.modifiedOn === modifiedOn)) return recent;
+    const opened = await this.client(address).recordEdits.open(address.recordId).catch((err: unknown) => this.fail(uri, err, address.recordId));
+    versions.read(versions.distinct(served(opened)));
+    return versions.tenant!;
   }
 
   /** Shows why a save was refused, in the extension's words (VS Code's own notice of the failed write stays short). */
@@ -282,9 +300,9 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   }
 
   /** A save of a record deleted on the tenant: said so, with what the user can do with the text they hold. */
-  private deletedOnSave(uri: vscode.Uri, state: DocState, title: string): never {
-    state.tenant = undefined;
-    this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+  private deletedOnSave(uri: vscode.Uri, state: DocState, recordId: string, title: string): never {
+    state.versions.forgetTenant();
+    this.gone(uri, recordId);
     const saveAs = 'Save As…';
     const close = 'Close Without Saving';
     void vscode.window
@@ -315,8 +333,14 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
   private state(uri: vscode.Uri): DocState {
     const key = uri.toString();
     let state = this.states.get(key);
-    if (!state) this.states.set(key, (state = {}));
+    if (!state) this.states.set(key, (state = { versions: new RecordVersionModel<Served>() }));
     return state;
+  }
+
+  /** The record is not on the tenant (any more): the tab shows the file deleted, and the tree drops its rows. */
+  private gone(uri: vscode.Uri, recordId: string): void {
+    this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+    this.deleted.fire(recordId);
   }
 
   /** Forgets what was served for a closed document. */
@@ -339,9 +363,12 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     return session.client;
   }
 
-  private fail(uri: vscode.Uri, err: unknown): never {
+  private fail(uri: vscode.Uri, err: unknown, recordId?: string): never {
     if (err instanceof vscode.FileSystemError) throw err;
-    if ((err as { status?: unknown } | null)?.status === 404) throw vscode.FileSystemError.FileNotFound(uri);
+    if ((err as { status?: unknown } | null)?.status === 404) {
+      if (recordId) this.deleted.fire(recordId);
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     throw vscode.FileSystemError.Unavailable(this.log.scrub(inWords(err)));
   }
 
@@ -349,15 +376,21 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
     this.emitter.dispose();
     this.saved.dispose();
+    this.deleted.dispose();
   }
 }
 
 function served(opened: OpenedRecord, size?: number): Served {
   const mtime = opened.modifiedOn ? Date.parse(opened.modifiedOn) || 0 : 0;
   const bytes = encoder.encode(opened.text);
-  return { opened, bytes, mtime, size: size ?? bytes.byteLength, readAt: Date.now() };
+  return { opened, modifiedOn: opened.modifiedOn, text: opened.text, bytes, mtime, size: size ?? bytes.byteLength, readAt: Date.now() };
 }
 
-function fileStat(s: Served): vscode.FileStat {
+/** Whether the extension host sees an editor of `uri` with unsaved edits. */
+function isDirty(uri: vscode.Uri): boolean {
+  return vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === uri.toString());
+}
+
+function fileStat(s: FileVersion): vscode.FileStat {
   return { type: vscode.FileType.File, ctime: s.mtime, mtime: s.mtime, size: s.size };
 }

@@ -64,7 +64,12 @@ export class RecordsFeature implements DamFsPart, vscode.Disposable {
   load(): RecordsModule {
     if (!this.module) {
       const module = new (loadRecordsModule().RecordsModule)({ connections: this.connections, provider: this.explorer.provider, log: this.log });
-      this.disposables.push(module, module.documents.onDidChangeFile((events) => this.emitter.fire(events)));
+      this.disposables.push(
+        module,
+        module.documents.onDidChangeFile((events) => this.emitter.fire(events)),
+        // The record's read-only JSON view shows what the tenant holds after a save too.
+        module.documents.onDidSave((s) => this.explorer.fileSystem.recordChanged(s.recordId)),
+      );
       this.module = module;
     }
     return this.module;

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { DamApi } from '../../../src/extension/controller';
 import type { ExplorerNode } from '../../../src/extension/explorer/nodes';
 import { RECORD_ROWS_MIME } from '../../../src/extension/explorer/dragAndDrop';
+import { recordUri } from '../../../src/extension/explorer/damFs';
 
 type Cls = Extract<ExplorerNode, { kind: 'classification' }>;
 type Rec = Extract<ExplorerNode, { kind: 'record' }>;
@@ -154,6 +155,8 @@ describe('Records in VS Code', function () {
       await vscode.commands.executeCommand('workbench.action.files.save');
       await until(`the save (${refusals.join('; ')})`, () => !doc.isDirty || refusals.length > 0);
       assert.equal(doc.isDirty, false, `the save failed: ${refusals.join('; ')}`);
+      // The record is read again after the save, off the editor's way: the save is reported once that read answered.
+      await until('the save reported', () => saves.length > 0);
     } finally {
       sub.dispose();
       documents.writeFile = write;
@@ -305,16 +308,75 @@ describe('Records in VS Code', function () {
       assert.deepEqual(tenant.fields, { ...mine, Photographer: 'Mine' }, 'the tenant does not hold what the editor shows');
     });
 
-    it('a save of a record deleted on the tenant says so and sends nothing', async () => {
+    it('a save of a record deleted on the tenant says so, sends nothing, and the record leaves the tree', async () => {
       const client = dam.connections.session!.client;
+      const provider = dam.explorer.provider;
+      const cls = (await client.classifications.create({ name: `records-e2e-gone-${Date.now()}` })).id;
       const { token } = await client.uploads.upload({ filename: 'gone.txt', data: new TextEncoder().encode('gone') });
-      const created = await client.files.createRecordFromUpload({ token, filename: 'gone.txt', title: `e2e gone ${Date.now()}`, contentType: 'Document' });
+      const created = await client.files.createRecordFromUpload({ token, filename: 'gone.txt', title: `e2e gone ${Date.now()}`, contentType: 'Document', classificationIds: [cls] });
+      provider.refresh();
+      const node = (await provider.getChildren()).find((n): n is Cls => n.kind === 'classification' && n.id === cls);
+      assert.ok(node, 'the new classification is not in the tree');
+      await until('the record’s row', async () => (await provider.getChildren(node)).some((n) => n.kind === 'record' && n.id === created.id));
       const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', created.id))!.document;
       await setLine(doc, 'Photographer', '"Too late"');
+      // Deleted by another client: the tree has not heard of it.
       await client.recordEdits.delete(created.id);
+      assert.ok(provider.pagingOf(cls)?.rows.some((r) => r.id === created.id));
       const refusals = await save(doc);
       assert.ok(refusals.some((r) => /deleted on the tenant/.test(r)), `the refusal: ${refusals.join('; ')}`);
       assert.ok(doc.isDirty, 'the text was lost');
+      assert.ok(!provider.pagingOf(cls)?.rows.some((r) => r.id === created.id), 'the deleted record is still in the DAM Explorer');
+    });
+
+    // Across the internet the editor waited for the save's re-read (and a stat after it): 4 round trips, not 2.
+    it('shows the save done once the update is accepted; the re-read follows, and typing on meanwhile is no conflict', async () => {
+      const id = await someRecordId('ContentType = Document');
+      const edits = dam.connections.session!.client.recordEdits;
+      const documents = dam.records.load().documents;
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!.document;
+      await setLine(doc, 'Photographer', JSON.stringify(`Held ${Date.now()}`));
+      // The re-read after the PUT is held back until released.
+      const open = edits.open.bind(edits);
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let held = 0;
+      edits.open = async (recordId, signal) => {
+        held++;
+        await released;
+        return open(recordId, signal);
+      };
+      let saving: Promise<string[]>;
+      try {
+        saving = save(doc);
+        await until('the editor showing the save done while the record is not read again yet', () => !doc.isDirty && held > 0);
+        // The user types on before the re-read answered.
+        const second = `Second ${Date.now()}`;
+        await setLine(doc, 'Photographer', JSON.stringify(second));
+        release();
+        assert.deepEqual(await saving, []);
+        await documents.settled(doc.uri);
+        edits.open = open;
+        // The next save finds the tenant at the version the first one made: no "newer on the tenant" conflict.
+        assert.deepEqual(await save(doc), []);
+        assert.equal((await edits.open(id)).document.fields.Photographer, second);
+        await until('the editor showing the tenant’s version', async () => !doc.isDirty && shownModifiedOn(doc) === (await edits.open(id)).document.readOnly.modifiedOn);
+      } finally {
+        release();
+        edits.open = open;
+      }
+    });
+
+    it('a save refreshes the record’s read-only JSON view', async () => {
+      const id = await someRecordId('ContentType = Document');
+      const view = await vscode.workspace.openTextDocument(recordUri(id, 'view'));
+      await vscode.window.showTextDocument(view, { preview: false });
+      const doc = (await vscode.commands.executeCommand<vscode.TextEditor>('dam.records.open', id))!.document;
+      const title = `Viewed title ${Date.now()}`;
+      assert.ok(!view.getText().includes(title));
+      await setLine(doc, 'title', JSON.stringify(title));
+      assert.deepEqual(await save(doc), []);
+      await until('the JSON view showing the saved title', () => view.getText().includes(title));
     });
 
     it('a closed record document leaves no problems behind', async () => {
