@@ -35,6 +35,7 @@ import { brotliDecompress } from 'node:zlib';
 import { readTenantFolder, seedFromFolder, seedSyntheticRecords } from './seed/tenantFolder';
 import { growRecords } from './seed/scale';
 import { CountIndexHolder, type CountIndexMode, type CountIndexTuning } from './search/countIndex';
+import { warmUpSearches } from './search/warmUp';
 import { registerTenantLimits } from './tenantLimits';
 import { tenantLimitsConfig, type TenantLimitsOptions } from '../core/limits';
 import { startMark } from './startTrace';
@@ -463,7 +464,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     app = built.app;
     startMark('app built');
     // On a large tenant the search index is there before the first request (search/countIndex.ts warm()).
-    await built.ctx.searchIndex.warm();
+    // And its search path warm (search/warmUp.ts): the first request of a search pays no process's first.
+    if (await built.ctx.searchIndex.warm()) await warmUpSearches(built.ctx, log);
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 7070, host });
     startMark('listening');
