@@ -101,10 +101,15 @@ export async function openNotifications(page) {
   return center;
 }
 
-/** Waits until a notification whose message matches `pattern` is in the centre; returns its row, opened. */
-export async function waitForNotification(page, pattern, timeout = 30_000) {
+/**
+ * Waits until a notification whose message matches `pattern` is in the centre; returns its row, opened. Each look
+ * opens the centre and closes it with Escape, which closes a quick pick too: a wait that lost a race must be stopped
+ * with `signal`, or it goes on toggling the centre until its timeout.
+ */
+export async function waitForNotification(page, pattern, timeout = 30_000, signal = undefined) {
   const deadline = Date.now() + timeout;
   for (;;) {
+    if (signal?.aborted) throw new Error(`stopped waiting for a notification matching ${pattern}`);
     const messages = await notificationMessages(page);
     const found = messages.find((m) => pattern.test(m));
     if (found) return found;
