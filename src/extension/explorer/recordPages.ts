@@ -170,7 +170,9 @@ export class RecordPages<T> {
     let next = 0;
     const current = () => this.paging.get(classificationId) === paging;
     const flush = () => {
-      while (appended < count && pages[appended] && current()) {
+      // Cancelled from a page's progress: the pages that arrived after it are not shown either (the rest, from the
+      // position reached, is what a later Load More reads).
+      while (appended < count && pages[appended] && current() && !stop.signal.aborted) {
         for (const row of this.rows(classificationId, pages[appended]!)) {
           if (seen.has(idOf(row))) continue;
           seen.add(idOf(row));

@@ -63,7 +63,7 @@ export class RecordDiagnostics implements vscode.Disposable {
     const model = await this.documents.tenantModel();
     const text = doc.getText();
     // Against the base as it is now (the model moves it when the editor reads a version, before the text arrives).
-    const problems = [...this.documents.problemsOf(text, this.documents.baseOf(doc.uri) ?? before, model), ...(await this.unknownClassifications(text, model.definitions))];
+    const problems = [...this.documents.problemsOf(text, this.documents.baseFor(doc.uri, text) ?? before, model), ...(await this.unknownClassifications(text, model.definitions))];
     // A tab closed (or the text changed) while the tenant model and classifications were read: no stale problems.
     if (doc.isClosed || !isShown(doc.uri) || doc.getText() !== text) return [];
     const diagnostics = problems.map((p) => diagnosticOf(doc, p));

@@ -127,6 +127,27 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     return this.states.get(uri.toString())?.versions.base?.opened.document;
   }
 
+  /**
+   * The base an editor's `text` started from. While VS Code has not shown that it replaced the text with the version it
+   * last read (an edit made while it read wins: VS Code does not reload a document that became dirty), the text's own
+   * read-only section says whether it is still on the base before that read; the model then goes back to it.
+   */
+  baseFor(uri: vscode.Uri, text: string): RecordDocument | undefined {
+    const state = this.states.get(uri.toString());
+    if (!state) return undefined;
+    return this.textBase(state, text)?.opened.document;
+  }
+
+  private textBase(state: DocState, text: string): Served | undefined {
+    const { versions } = state;
+    const previous = versions.previousBase;
+    if (previous && versions.base) {
+      const shown = parseDocument(text).doc?.readOnly?.modifiedOn;
+      if (shown !== undefined && shown === previous.opened.document.readOnly.modifiedOn && shown !== versions.base.opened.document.readOnly.modifiedOn) versions.keptPrevious();
+    }
+    return versions.base;
+  }
+
   /** The version of a document's record the tenant holds, as last read (tests). */
   tenantOf(uri: vscode.Uri): RecordDocument | undefined {
     return this.states.get(uri.toString())?.versions.tenant?.opened.document;
@@ -180,7 +201,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     // VS Code reads for its editor while the document is clean (open, Revert, the reload we asked for): that read is the
     // editor's new base. A read while the editor holds unsaved edits is the other side of a conflict's Compare: the
     // edits stay based on the version they were made on.
-    this.state(uri).versions.served(latest, isDirty(uri));
+    this.state(uri).versions.served(latest, isDirty(uri), vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText());
     return latest.bytes;
   }
 
@@ -195,10 +216,10 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     const edits = this.client(address).recordEdits;
     // A save right after a save computes against what the first one made.
     await state.reread;
-    const base = state.versions.base ?? (await this.latest(uri, address));
+    const text = decoder.decode(content);
+    const base = this.textBase(state, text) ?? (await this.latest(uri, address));
     const title = base.opened.document.title || address.recordId;
     const model = await edits.tenantModel();
-    const text = decoder.decode(content);
     const problems = this.problemsOf(text, base.opened.document, model);
     if (hasErrors(problems)) {
       const errors = problems.filter((p) => p.severity === 'error');

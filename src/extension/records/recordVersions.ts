@@ -45,6 +45,12 @@ export class RecordVersionModel<V extends Version> {
    * whose "clean" reaches the extension host after the read is still a Revert).
    */
   private newerReported = false;
+  /**
+   * A read that became the base while the editor held other text: VS Code replaces the text with what it read, unless
+   * the document became dirty while it read (it then keeps the user's edit, made on the text it held). The first change
+   * after the read tells which: anything but the text read means the edit won, and the base goes back.
+   */
+  private unconfirmed?: { previous: V; read: V };
 
   /** Open: the record was read for an editor about to open it. */
   opened(v: V): void {
@@ -93,8 +99,9 @@ export class RecordVersionModel<V extends Version> {
    * VS Code read the file. For the editor's text (open, Revert, the reload we asked for) it is the new base; a read while
    * the editor holds unsaved edits is the other side of a conflict's Compare, and the edits keep their base.
    */
-  served(v: V, editorDirty: boolean): void {
+  served(v: V, editorDirty: boolean, editorText?: string): void {
     if (this.reloading || !editorDirty || !this.base || !this.newerReported) {
+      this.unconfirmed = this.base && editorText !== undefined && !sameText(editorText, v.text) ? { previous: this.base, read: v } : undefined;
       this.base = v;
       this.held = undefined;
       this.reloading = false;
@@ -103,10 +110,26 @@ export class RecordVersionModel<V extends Version> {
   }
 
   /**
+   * The base before the last read, while VS Code has not shown that it replaced the text with that read: the editor's
+   * text may still be on it (an edit made while VS Code read). The text's own read-only section tells (`keptPrevious`).
+   */
+  get previousBase(): V | undefined {
+    return this.unconfirmed && this.base === this.unconfirmed.read ? this.unconfirmed.previous : undefined;
+  }
+
+  /** The editor's text is on the base before the last read: VS Code kept the user's edit and dropped that read. */
+  keptPrevious(): void {
+    if (this.unconfirmed && this.base === this.unconfirmed.read) this.base = this.unconfirmed.previous;
+    this.unconfirmed = undefined;
+  }
+
+  /**
    * The editor's text changed. Text that is exactly the tenant's version was loaded from it (a Revert: VS Code may tell
    * the extension host that the document is clean only after it read the file).
    */
   textChanged(text: string): void {
+    // The text read has arrived: the read is the text's base for sure.
+    if (this.unconfirmed && sameText(text, this.unconfirmed.read.text)) this.unconfirmed = undefined;
     if (this.tenant && this.base !== this.tenant && text === this.tenant.text) {
       this.base = this.tenant;
       this.held = undefined;
@@ -131,6 +154,7 @@ export class RecordVersionModel<V extends Version> {
     this.held = { stat, text };
     this.saving = { reread: false, vscodeDone: false };
     this.reloading = false;
+    this.unconfirmed = undefined;
     this.newerReported = false;
     return stat;
   }
@@ -180,4 +204,9 @@ export class RecordVersionModel<V extends Version> {
     this.saving = undefined;
     return true;
   }
+}
+
+/** The same text, whatever its line ends (VS Code keeps a document's own). */
+function sameText(a: string, b: string): boolean {
+  return a === b || a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
 }

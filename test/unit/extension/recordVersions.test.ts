@@ -144,4 +144,41 @@ describe('record document versions', () => {
       assert.equal(m.vscodeSaved(), false, 'nothing to reload');
     });
   });
+  // Seen in the full suite: a save's reload was read while the user typed on; VS Code kept the edit (it does not reload
+  // a document that became dirty) and the read-only section, still the saved version's, was checked against the read.
+  it('a read the editor did not take: the base goes back when the text shows it is on the earlier one', () => {
+    const m = new RecordVersionModel<Version>();
+    const saved = v(1, 'saved');
+    m.opened(saved);
+    m.served(saved, false);
+    const fresh = v(2, 'fresh');
+    m.read(fresh);
+    m.reloadStarted();
+    m.served(fresh, true, 'saved, and typed on');
+    assert.equal(m.base, fresh, 'a reload read is the base until the text says otherwise');
+    assert.equal(m.previousBase, saved, 'the text may still be on the earlier base');
+    m.textChanged('saved, typed on again');
+    assert.equal(m.previousBase, saved, 'an edit does not tell which version the text is on');
+    m.keptPrevious();
+    assert.equal(m.base, saved);
+    assert.equal(m.previousBase, undefined);
+    assert.equal(m.against(saved.modifiedOn), saved, 'the next save is computed against the version the text is on');
+  });
+
+  it('a read the editor took: its text arriving confirms it as the base', () => {
+    const m = new RecordVersionModel<Version>();
+    const saved = v(1, 'saved');
+    m.opened(saved);
+    m.served(saved, false);
+    const fresh = v(2, 'fresh');
+    m.read(fresh);
+    m.reloadStarted();
+    m.served(fresh, false, 'saved');
+    m.textChanged('fresh');
+    assert.equal(m.previousBase, undefined, 'confirmed');
+    m.keptPrevious();
+    assert.equal(m.base, fresh, 'nothing to go back to once confirmed');
+    m.served(v(3, 'three'), false, 'three');
+    assert.equal(m.previousBase, undefined, 'a read of the text the editor holds needs no confirmation');
+  });
 });
