@@ -74,7 +74,7 @@ export default async function run({ page, runDir, screenshot }) {
   await page.keyboard.press('Control+S');
   // The wait that loses the race is stopped: a notification wait left running toggles the notification centre for a
   // minute, and each toggle closes the quick pick of step 3.
-  const refusal = new AbortController();
+  const refusal = new globalThis.AbortController();
   const outcome = await Promise.race([
     dirtyTab.waitFor({ state: 'detached', timeout: 60_000 }).then(() => 'saved'),
     waitForNotification(page, /not saved/i, 60_000, refusal.signal).then((m) => `refused: ${m}`, (e) => `no notification: ${e.message}`),
