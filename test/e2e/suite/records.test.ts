@@ -165,6 +165,9 @@ describe('Records in VS Code', function () {
     const after = (await dam.connections.session!.client.recordEdits.open(id)).document;
     assert.equal(after.fields.Photographer, photographer);
     assert.deepEqual({ ...after.fields, Photographer: null }, { ...before.fields, Photographer: null }, 'other fields changed');
+    // The clean editor then reloads the tenant's version (off the save's way). An edit computed before that reload
+    // landed would be refused by applyEdit (the document's version moved), as a person's would not be: wait for it.
+    await until('the editor reloaded the saved record', () => parse(doc.getText()).readOnly.modifiedOn === after.readOnly.modifiedOn);
 
     // A date the field does not take: a problem in the editor, and the save is refused with nothing sent.
     await setLine(doc, 'PublicationDate', '"next Tuesday"');
