@@ -3,24 +3,12 @@
 // Run opens a read-only preview (no dirty Untitled file); after the update, Undo This Update on its notification
 // puts the values back, skipping and naming the record another client changed since; no progress notification is
 // left behind.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { answer, clickNotificationButton, notificationMessages, openFile, pick, runCommand, waitForNotification } from './workbench.mjs';
+import { answer, clickNotificationButton, dam, notificationMessages, openFile, pick, runCommand, waitForNotification } from './workbench.mjs';
 
 export const title = 'bulk update: dry run preview old → new, then Undo This Update skips the record changed since';
 export const workbench = 'emulator';
-
-/** Another client: the `dam` CLI of the same build, finding the emulator this workbench started. */
-function dam(runDir, ...args) {
-  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 const photographerOf = (runDir, id) => JSON.parse(dam(runDir, 'records', 'get', id, '--json')).fields.Photographer;
 

@@ -1,23 +1,12 @@
 // Add to Classification and Remove from Classification offer Undo on their notification. The Undo used to say nothing
 // that anyone saw (a status-bar line behind the closing notification): it now confirms in its own notification, in
 // words with the record's title and the classification's path, what it did.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { clickNotificationButton, findInDam, notificationMessages, openNotifications, treeRow, waitForNotification } from './workbench.mjs';
+import { clickNotificationButton, dam, findInDam, notificationMessages, openNotifications, treeRow, waitForNotification } from './workbench.mjs';
 
 export const title = 'classify with Undo: the Undo of Add to / Remove from Classification confirms what it did';
 export const workbench = 'emulator';
-
-function dam(runDir, ...args) {
-  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 const classificationsOf = (runDir, id) => JSON.parse(dam(runDir, 'records', 'get', id, '--json')).classifications;
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,25 +3,13 @@
 // File after a save leaves a document that saves again; Add to Classification says what it did and Undo takes it back;
 // a save of a record deleted on the tenant says so and offers Save As and Close. The conflict's Compare and Overwrite
 // are in records.ui.mjs.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { clickNotificationButton, contextMenu, findInDam, notificationMessages, openNotifications, rowAt, runCommand, treeRow, treeRows, waitForNotification } from './workbench.mjs';
+import { clickNotificationButton, contextMenu, dam, findInDam, notificationMessages, openNotifications, rowAt, runCommand, treeRow, treeRows, waitForNotification } from './workbench.mjs';
 import { replaceValue } from './records.ui.mjs';
 
 export const title = 'record versions: a save refreshes editor and tree, Revert then save, classify with Undo, a record deleted meanwhile';
 export const workbench = 'emulator';
-
-/** Another client: the `dam` CLI of the same build, finding the emulator this workbench started. */
-function dam(runDir, ...args) {
-  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 const recordOf = (runDir, id) => JSON.parse(dam(runDir, 'records', 'get', id, '--json'));
 

@@ -3,25 +3,12 @@
 // dragged from and shows under the new one; Delete Record… asks first, naming the record, and its row goes; Update
 // Records Matching Query… shows its dry run (how many, what changes) before it writes, then reports what it did.
 // Opening, editing, saving and conflicts are in records.ui.mjs.
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { answer, contextMenu, expand, pick, rowAt, runCommand, treeRows, waitForNotification } from './workbench.mjs';
+import { answer, contextMenu, dam, expand, pick, rowAt, runCommand, treeRows, waitForNotification } from './workbench.mjs';
 
 export const title = 'records from the tree: classify by drag (move), delete with its confirmation, a bulk update with its dry run';
 export const workbench = 'emulator';
 
 const BULK_RECORD = 'Autumn office desk portrait 393';
-
-/** Another client: the `dam` CLI of the same build, finding the emulator this workbench started. */
-function dam(runDir, ...args) {
-  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 const recordOf = (runDir, id) => JSON.parse(dam(runDir, 'records', 'get', id, '--json'));
 

@@ -1,24 +1,13 @@
 // A record's title is part of its document's address (the tab shows it). After a save that changes the title the tab
 // used to keep the old one while the DAM Explorer showed the new: the document now reopens under the new title, in the
 // same place, clean, with the cursor where it was, and the old tab is gone.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
 import { replaceValue } from './records.ui.mjs';
-import { runCommand, treeRow, findInDam } from './workbench.mjs';
+import { dam, findInDam, runCommand, treeRow } from './workbench.mjs';
 
 export const title = 'renamed record: after a save that changes the title, the tab shows the new title';
 export const workbench = 'emulator';
-
-function dam(runDir, ...args) {
-  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 const tabLabels = (page) => page.locator('.part.editor .tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
 

@@ -1,6 +1,20 @@
 // Helpers for the Playwright UI tests: act on the VS Code workbench the way a person does.
 // Selectors are the ones code-server 4.139 (VS Code 1.139) renders.
 
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../harness.mjs';
+
+/** Another client: the `dam` CLI of the same build, finding the emulator the workbench of `runDir` started. */
+export function dam(runDir, ...args) {
+  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /** Clicks the activity-bar icon of a view container and waits for its side bar to show. */
 export async function openViewContainer(page, title) {
   const sidebar = page.locator('.part.sidebar');
