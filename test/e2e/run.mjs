@@ -9,7 +9,7 @@
 // DAM_E2E_UI_FROM=dev runs the UI tests from the project folder instead of the .vsix, DAM_E2E_VSIX=file
 // from that .vsix instead of a fresh package;
 // DAM_E2E_TIMEOUT_MS bounds the suite phase (default 10 min) and DAM_E2E_UI_TIMEOUT_MS each UI test
-// (default 4 min); DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium;
+// (default 4 min); DAM_E2E_UI_RETRIES=0 does not try a failed UI test again at the end; DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium;
 // every DAM_* variable reaches the extension host.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -40,6 +40,9 @@ const RUN_OUT = join(SUITE_OUT_BASE, `run-${process.pid}`);
 const UI_DIR = join(PROJECT_ROOT, 'test', 'e2e', 'ui');
 const PHASE_TIMEOUT_MS = Number(process.env.DAM_E2E_TIMEOUT_MS ?? 10 * 60_000);
 const UI_TEST_TIMEOUT_MS = Number(process.env.DAM_E2E_UI_TIMEOUT_MS ?? 4 * 60_000);
+// A failed UI test is tried once more at the end of the run, on a new workbench (DAM_E2E_UI_RETRIES=0 turns that off).
+// A test that passes only then is still named in the summary as flaky.
+const RETRIES = Number(process.env.DAM_E2E_UI_RETRIES ?? 1);
 // Which phases run: `suite` (mocha in the extension host), `ui` (Playwright), or both (default).
 const PHASES = new Set((process.env.DAM_E2E_PHASES || 'suite,ui').split(',').map((p) => p.trim()));
 const isCI = process.env.CI === 'true' || process.env.CI === '1';
@@ -195,10 +198,15 @@ async function uiExtension() {
 }
 
 /** Failure report of one UI test: its stack, and a screenshot of the workbench as it was. */
-async function reportFailure(test, started, error, workbench) {
-  const shot = workbench ? await workbench.screenshot(`${test.file.replace(/\.ui\.mjs$/, '')}-failure`).catch(() => null) : null;
+async function reportFailure(test, started, error, workbench, suffix = '') {
+  const shot = workbench ? await workbench.screenshot(`${test.file.replace(/\.ui\.mjs$/, '')}-failure${suffix}`).catch(() => null) : null;
   console.error(`  ✖ ${test.title} (${test.file}, ${seconds(started)})\n    ${String(error.stack ?? error).split('\n').join('\n    ')}`);
   if (shot) console.error(`    screenshot: ${relative(PROJECT_ROOT, shot)}`);
+}
+
+/** The first lines of an error, for the summary at the end of the run (CI logs keep only their tail). */
+function firstLines(error, count = 4) {
+  return String(error?.stack ?? error).split('\n').slice(0, count).join('\n      ');
 }
 
 /**
@@ -213,7 +221,10 @@ async function runUiTests() {
   if (selected.length === 0) return { total: 0, failed: 0 };
   const extension = await uiExtension();
   const start = () => startWorkbench({ ...extension, env: { DAM_E2E: '1' } });
-  let failed = 0;
+  // Tests that failed, with the first lines of their error: each is tried once more at the end, on a workbench
+  // of its own, and the summary names both the ones that failed twice and the ones that passed only the second time.
+  const failures = new Map();
+  const fail = (test, error) => failures.set(test, firstLines(error));
   const attempt = async (test, workbench) => {
     const started = Date.now();
     try {
@@ -221,7 +232,7 @@ async function runUiTests() {
       console.log(`  ✔ ${test.title} (${test.file}, ${seconds(started)})`);
       return true;
     } catch (error) {
-      failed++;
+      fail(test, error);
       await reportFailure(test, started, error, workbench);
       return false;
     }
@@ -233,7 +244,7 @@ async function runUiTests() {
     try {
       workbench = await start();
     } catch (error) {
-      failed++;
+      fail(test, error);
       await reportFailure(test, started, error, undefined);
       continue;
     }
@@ -255,7 +266,7 @@ async function runUiTests() {
           await withTimeout(connectToLocalEmulator(workbench.page), UI_TEST_TIMEOUT_MS, 'starting the local emulator from the welcome view');
           console.log(`  (shared workbench with the local emulator ready in ${seconds(started)})`);
         } catch (error) {
-          failed++;
+          fail(test, error);
           await reportFailure(test, started, error, workbench);
           await workbench?.stop();
           workbench = undefined;
@@ -277,7 +288,46 @@ async function runUiTests() {
   } finally {
     await workbench?.stop();
   }
-  console.log(`${selected.length - failed} passing, ${failed} failing UI test(s)`);
+
+  const flaky = [];
+  const failedTwice = [];
+  if (failures.size > 0 && RETRIES > 0) {
+    console.log(`\n  trying ${failures.size} failed UI test(s) once more, each on a new workbench:`);
+    for (const [test, firstError] of failures) {
+      const started = Date.now();
+      let retryBench;
+      let passed = false;
+      try {
+        retryBench = await start();
+        if (test.workbench === 'emulator') await withTimeout(connectToLocalEmulator(retryBench.page), UI_TEST_TIMEOUT_MS, 'starting the local emulator from the welcome view');
+        await withTimeout(test.run(retryBench), UI_TEST_TIMEOUT_MS, test.title);
+        console.log(`  ✔ ${test.title} (${test.file}, ${seconds(started)}, second try)`);
+        passed = true;
+      } catch (error) {
+        await reportFailure(test, started, error, retryBench, '-retry');
+        failedTwice.push({ test, firstError, secondError: firstLines(error) });
+      } finally {
+        await retryBench?.stop();
+      }
+      if (passed) flaky.push({ test, firstError });
+    }
+  } else {
+    for (const [test, firstError] of failures) failedTwice.push({ test, firstError });
+  }
+
+  if (flaky.length > 0) {
+    console.log(`\n  FLAKY: ${flaky.length} UI test(s) failed, then passed on a new workbench (fix them):`);
+    for (const { test, firstError } of flaky) console.log(`    ${test.file}: ${test.title}\n      ${firstError}`);
+  }
+  if (failedTwice.length > 0) {
+    console.log(`\n  FAILED: ${failedTwice.length} UI test(s)${RETRIES > 0 ? ', twice' : ''}:`);
+    for (const { test, firstError, secondError } of failedTwice) {
+      console.log(`    ${test.file}: ${test.title}\n      ${firstError}`);
+      if (secondError) console.log(`      second try: ${secondError}`);
+    }
+  }
+  const failed = failedTwice.length;
+  console.log(`${selected.length - failed} passing${flaky.length ? ` (${flaky.length} on the second try)` : ''}, ${failed} failing UI test(s)`);
   return { total: selected.length, failed };
 }
 
