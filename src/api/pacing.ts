@@ -20,6 +20,11 @@ export interface PacingOptions {
   ratePerSecond: number;
   /** Requests in flight at once at most (default 4; Infinity: no bound). */
   maxInFlight: number;
+  /**
+   * Requests that may start at once before the rate applies (default one second's worth). The decoration lane takes 1:
+   * with a burst on top of the rate, a busy first second would start nearly twice the lane's share of the tenant.
+   */
+  burst?: number;
 }
 
 /** Two thirds of a tenant's 15 requests/s, four at a time: the rest of the tenant's rate stays for its other clients. */
@@ -63,7 +68,7 @@ export class RequestPacer {
     if (!(this.options.ratePerSecond > 0) || !(this.options.maxInFlight >= 1)) throw new Error('pacing needs a rate above 0 and at least one request in flight');
     this.clock = clock;
     this.rate = this.options.ratePerSecond;
-    this.bucket = this.newBucket(this.rate, burstOf(this.rate));
+    this.bucket = this.newBucket(this.rate, this.options.burst ?? burstOf(this.rate));
   }
 
   /** The rate now (lower than `options.ratePerSecond` for a while after a 429). */

@@ -243,7 +243,7 @@ describe('the decoration lane', () => {
       },
     });
     lane.of = http;
-    assert.deepEqual(http.decorationPacer.options, { ratePerSecond: 5, maxInFlight: 2 });
+    assert.deepEqual(http.decorationPacer.options, { ratePerSecond: 5, maxInFlight: 2, burst: 1 });
     await http.asDecoration(() => Promise.all(Array.from({ length: 6 }, (_, i) => http.request({ path: `/record/${i}/thumbnail` }))));
     assert.equal(laneAtSend.length, 6);
     assert.ok(laneAtSend.every((n) => n >= 1 && n <= 2), `lane at send: ${laneAtSend.join(', ')}`);

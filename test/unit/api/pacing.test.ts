@@ -35,6 +35,24 @@ function virtualClock(): PacerClock & { time: number } {
 }
 
 describe('RequestPacer', () => {
+  it('with a burst of 1, starts no more than the rate in any second, from the first', async () => {
+    const clock = virtualClock();
+    const pacer = new RequestPacer({ ratePerSecond: 5, maxInFlight: 2, burst: 1 }, clock);
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 12 }, () => pacer.run(async () => void starts.push(clock.time))));
+    assert.equal(starts.length, 12);
+    for (const s of starts) {
+      const inWindow = starts.filter((t) => t >= s && t < s + 1000).length;
+      assert.ok(inWindow <= 5, `${inWindow} starts in the second from ${s} ms: ${starts.join(', ')}`);
+    }
+    // The default burst is a second's worth: the same pacer without it starts 5 at once and 5 more within that second.
+    const burstClock = virtualClock();
+    const bursty = new RequestPacer({ ratePerSecond: 5, maxInFlight: 2 }, burstClock);
+    const burstStarts: number[] = [];
+    await Promise.all(Array.from({ length: 12 }, () => bursty.run(async () => void burstStarts.push(burstClock.time))));
+    assert.ok(burstStarts.filter((t) => t < 1000).length > 5, `default burst: ${burstStarts.join(', ')}`);
+  });
+
   it('starts no faster than the rate after a first second’s burst, and never more than maxInFlight at once', async () => {
     const clock = virtualClock();
     const pacer = new RequestPacer({ ratePerSecond: 10, maxInFlight: 4 }, clock);
