@@ -118,9 +118,11 @@ export function pgliteSizing(bytes: number): PgliteSizing {
  * A large database keeps only the WAL that crash recovery needs (nothing reads it for replication here): an index
  * built in the transaction that created it (the `--records` growth drops and rebuilds them) is then written once to
  * its files instead of also to the WAL. With the growth's checkpoints (seed/scale.ts), a tenant grown to 100,000
- * records left 65 MB of WAL instead of 474 MB.
+ * records left 65 MB of WAL instead of 474 MB. A segment a checkpoint no longer needs is removed, not kept for reuse
+ * (wal_recycle=off): kept for reuse, they stay in the folder up to max_wal_size (1 GB) though nothing writes that much
+ * WAL again once the tenant is grown. Measured on a growth to 100,000 records: pg_wal 161 -> 17 MB, the folder 491 -> 347 MB.
  */
-const MINIMAL_WAL = ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
+const MINIMAL_WAL = ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'wal_recycle=off'];
 
 /** What a data directory holds on disk (its files, recursively); 0 for one not there yet. */
 function folderBytes(dir: string): number {

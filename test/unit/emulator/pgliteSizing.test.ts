@@ -10,8 +10,8 @@ describe('PGlite sizing', () => {
     for (const bytes of [0, 40 * MB, 255 * MB]) assert.deepEqual(pgliteSizing(bytes), { startParams: ['-c', 'shared_buffers=16MB'], optimisedCode: false });
   });
 
-  it('gives a large database a quarter of its size as buffers, at least 64 MB and at most 512 MB, optimised code and minimal WAL', () => {
-    const wal = ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
+  it('gives a large database a quarter of its size as buffers, at least 64 MB and at most 512 MB, optimised code and minimal WAL, removed once a checkpoint is past it', () => {
+    const wal = ['-c', 'wal_level=minimal', '-c', 'max_wal_senders=0', '-c', 'wal_recycle=off'];
     assert.deepEqual(pgliteSizing(256 * MB), { startParams: ['-c', 'shared_buffers=64MB', ...wal], optimisedCode: true });
     assert.deepEqual(pgliteSizing(1000 * MB), { startParams: ['-c', 'shared_buffers=250MB', ...wal], optimisedCode: true });
     assert.deepEqual(pgliteSizing(5.1 * 1024 * MB), { startParams: ['-c', 'shared_buffers=512MB', ...wal], optimisedCode: true });
