@@ -8,8 +8,10 @@
 // (default 80 per search and size, at most 87), DAM_BENCH_SCALE_BACKENDS (default pglite,postgres) change the load;
 // DAM_BENCH_SCALE_DATA keeps the PGlite tenant in that folder for the next run (growing to 1M takes minutes), and
 // DAM_BENCH_TENANT_PGLITE_<size> / DAM_BENCH_TENANT_POSTGRES_<size> measure a tenant grown before as it is
-// (searchTenant.ts keptTenant). The load average is printed with each size.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// (searchTenant.ts keptTenant). The load average is printed with each size. DAM_BENCH_SCALE_POINTS=<file.json> keeps
+// the points measured in that file, with those of earlier runs for other backends and sizes, and makes the table and
+// the plot of them all (one backend or size measured at a time on a busy machine, one table).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ADJECTIVES, WORDS } from '../src/emulator/seed/demo';
@@ -144,6 +146,13 @@ async function main(): Promise<void> {
     } finally {
       postgres?.stop();
     }
+  }
+  const saved = process.env.DAM_BENCH_SCALE_POINTS;
+  if (saved) {
+    const measuredHere = (p: Point) => points.some((q) => q.backend === p.backend && q.size === p.size);
+    const earlier = existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Point[]).filter((p) => !measuredHere(p)) : [];
+    points.unshift(...earlier);
+    writeFileSync(saved, JSON.stringify(points, null, 1));
   }
   report(points);
 }
