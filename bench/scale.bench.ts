@@ -20,7 +20,7 @@ import { benchPostgres, keptTenant, openSearchTenant, type SearchBody, type Sear
 
 const SIZES = (process.env.DAM_BENCH_SCALE_SIZES ?? `10000,100000${process.env.DAM_BENCH_MILLION === '1' ? ',1000000' : ''}`).split(',').map(Number);
 const SAMPLES = Math.min(87, Number(process.env.DAM_BENCH_SAMPLES ?? 80));
-const BACKENDS = (process.env.DAM_BENCH_SCALE_BACKENDS ?? 'pglite,postgres').split(',');
+const BACKENDS = (process.env.DAM_BENCH_SCALE_BACKENDS ?? 'pglite,postgres').split(',').filter(Boolean);
 const TARGET_P99_MS = 300;
 const PLOT = join(__dirname, 'scaling.svg');
 
