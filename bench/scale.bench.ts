@@ -1,21 +1,26 @@
-// Search latency as the tenant grows: the demo tenant grown by `--records`' generator to 10,000, 100,000 and
-// 1,000,000 records, on PGlite and on PostgreSQL (DAM_BENCH_DATABASE_URL, else a private cluster when the server
-// is installed), four of the demo's searches over HTTP: each sample a search not made before (another word, date,
-// classification or option: the emulator keeps the totals it counted while nothing is written), its first page
-// and then its next page by cursor. p50 and p99 per size, the growth from the smallest to the largest beside log
-// growth, a table, and an SVG plot (bench/scaling.svg, referenced from the README). DAM_BENCH_SCALE_SIZES (default
-// 10000,100000,1000000), DAM_BENCH_SAMPLES (default 80 per search and size, at most 87), DAM_BENCH_SCALE_BACKENDS
-// (default pglite,postgres) change the load; DAM_BENCH_SCALE_DATA keeps the PGlite tenant in that folder for the
-// next run (growing to 1M takes minutes).
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Search latency as the tenant grows: the demo tenant grown by `--records`' generator to 10,000 and 100,000 records,
+// and 1,000,000 with DAM_BENCH_MILLION=1 (`node bench/run.mjs --million scale`), on PGlite and on PostgreSQL
+// (DAM_BENCH_DATABASE_URL or `--database-url URL`, else a private cluster when the server is installed), four of the
+// demo's searches over HTTP: each sample a search not made before (another word, date, classification or option: the
+// emulator keeps the totals it counted while nothing is written), its first page and then its next page by cursor.
+// p50 and p99 per size, the growth from the smallest to the largest beside log growth, a table, and an SVG plot
+// (bench/scaling.svg, referenced from the README). DAM_BENCH_SCALE_SIZES (replaces the sizes), DAM_BENCH_SAMPLES
+// (default 80 per search and size, at most 87), DAM_BENCH_SCALE_BACKENDS (default pglite,postgres) change the load;
+// DAM_BENCH_SCALE_DATA keeps the PGlite tenant in that folder for the next run (growing to 1M takes minutes), and
+// DAM_BENCH_TENANT_PGLITE_<size> / DAM_BENCH_TENANT_POSTGRES_<size> measure a tenant grown before as it is
+// (searchTenant.ts keptTenant). The load average is printed with each size. DAM_BENCH_SCALE_POINTS=<file.json> keeps
+// the points measured in that file, with those of earlier runs for other backends and sizes, and makes the table and
+// the plot of them all (one backend or size measured at a time on a busy machine, one table).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ADJECTIVES, WORDS } from '../src/emulator/seed/demo';
 import { percentile, printRow } from './stats';
-import { benchPostgres, openSearchTenant, type SearchBody, type SearchTenant } from './searchTenant';
+import { benchPostgres, keptTenant, openSearchTenant, type SearchBody, type SearchTenant } from './searchTenant';
 
-const SIZES = (process.env.DAM_BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const SIZES = (process.env.DAM_BENCH_SCALE_SIZES ?? `10000,100000${process.env.DAM_BENCH_MILLION === '1' ? ',1000000' : ''}`).split(',').map(Number);
 const SAMPLES = Math.min(87, Number(process.env.DAM_BENCH_SAMPLES ?? 80));
-const BACKENDS = (process.env.DAM_BENCH_SCALE_BACKENDS ?? 'pglite,postgres').split(',');
+const BACKENDS = (process.env.DAM_BENCH_SCALE_BACKENDS ?? 'pglite,postgres').split(',').filter(Boolean);
 const TARGET_P99_MS = 300;
 const PLOT = join(__dirname, 'scaling.svg');
 
@@ -85,11 +90,26 @@ async function measure(tenant: SearchTenant, backend: string, size: number): Pro
   return points;
 }
 
+/** One size measured and its pooled row printed, with the load average while it ran. */
+async function measured(tenant: SearchTenant, backend: string, size: number): Promise<Point[]> {
+  const before = loadavg()[0];
+  const points = await measure(tenant, backend, size);
+  const overall = points[points.length - 1];
+  printRow(
+    `${backend} ${size.toLocaleString('en-US')} records, all four searches`,
+    `p50 ${overall.p50.toFixed(1)} ms`,
+    '',
+    `p99 ${overall.p99.toFixed(1)} ms; next page p50 ${overall.next50.toFixed(1)}, p99 ${overall.next99.toFixed(1)} ms; ${SAMPLES} searches each; load average ${before.toFixed(1)} to ${loadavg()[0].toFixed(1)}`,
+  );
+  return points;
+}
+
 async function main(): Promise<void> {
   const points: Point[] = [];
   for (const backend of BACKENDS) {
-    const postgres = backend === 'postgres' ? await benchPostgres() : undefined;
-    if (backend === 'postgres' && !postgres) {
+    const needsServer = backend === 'postgres' && SIZES.some((size) => !keptTenant(backend, size));
+    const postgres = needsServer ? await benchPostgres() : undefined;
+    if (needsServer && !postgres) {
       console.log('postgres: skipped (no DAM_BENCH_DATABASE_URL and no PostgreSQL server installed)');
       continue;
     }
@@ -99,6 +119,18 @@ async function main(): Promise<void> {
       let tenant: SearchTenant | undefined;
       try {
         for (const size of SIZES) {
+          const given = keptTenant(backend, size);
+          if (given) {
+            // A tenant grown before, as it is (not grown, not dropped); the grown one stays for the next size.
+            const other = await openSearchTenant({ ...(backend === 'postgres' ? { database: given } : { data: given }), kept: true, log: (line) => console.log(`  ${line}`) });
+            try {
+              await other.grow(size);
+              points.push(...(await measured(other, backend, size)));
+            } finally {
+              await other.close();
+            }
+            continue;
+          }
           if (kept) {
             await tenant?.close();
             tenant = undefined;
@@ -106,15 +138,7 @@ async function main(): Promise<void> {
           }
           tenant ??= await openSearchTenant({ database: postgres?.url, data: kept && join(kept, `records-${size}`), log: (line) => console.log(`  ${line}`) });
           await tenant.grow(size);
-          const measured = await measure(tenant, backend, size);
-          points.push(...measured);
-          const overall = measured[measured.length - 1];
-          printRow(
-            `${backend} ${size.toLocaleString('en-US')} records, all four searches`,
-            `p50 ${overall.p50.toFixed(1)} ms`,
-            '',
-            `p99 ${overall.p99.toFixed(1)} ms; next page p50 ${overall.next50.toFixed(1)}, p99 ${overall.next99.toFixed(1)} ms; ${SAMPLES} searches each`,
-          );
+          points.push(...(await measured(tenant, backend, size)));
         }
       } finally {
         await tenant?.close();
@@ -122,6 +146,13 @@ async function main(): Promise<void> {
     } finally {
       postgres?.stop();
     }
+  }
+  const saved = process.env.DAM_BENCH_SCALE_POINTS;
+  if (saved) {
+    const measuredHere = (p: Point) => points.some((q) => q.backend === p.backend && q.size === p.size);
+    const earlier = existsSync(saved) ? (JSON.parse(readFileSync(saved, 'utf8')) as Point[]).filter((p) => !measuredHere(p)) : [];
+    points.unshift(...earlier);
+    writeFileSync(saved, JSON.stringify(points, null, 1));
   }
   report(points);
 }

@@ -61,6 +61,17 @@ export interface TenantOptions {
   data?: string;
   log?: (line: string) => void;
   routes?: BareRoute[];
+  /** A tenant grown before (keptTenant): used as it is, its PostgreSQL schema not dropped on close. */
+  kept?: boolean;
+}
+
+/**
+ * A tenant grown before, to measure without growing it again (a million records takes the better part of an hour
+ * on a loaded machine): DAM_BENCH_TENANT_PGLITE_<records> names its data folder, DAM_BENCH_TENANT_POSTGRES_<records>
+ * a postgres:// URL with its `schema`. The benches never grow nor drop it; the emulator migrates it when it opens it.
+ */
+export function keptTenant(backend: string, records: number): string | undefined {
+  return process.env[`DAM_BENCH_TENANT_${backend.toUpperCase()}_${records}`] || undefined;
 }
 
 export async function openSearchTenant(options: TenantOptions = {}): Promise<SearchTenant> {
@@ -147,7 +158,7 @@ export async function openSearchTenant(options: TenantOptions = {}): Promise<Sea
     },
     async close() {
       await stop();
-      if (store.kind === 'postgres') await store.exec(`DROP SCHEMA IF EXISTS ${new URL(options.database!).searchParams.get('schema')} CASCADE`).catch(() => undefined);
+      if (store.kind === 'postgres' && !options.kept) await store.exec(`DROP SCHEMA IF EXISTS ${new URL(options.database!).searchParams.get('schema')} CASCADE`).catch(() => undefined);
       await store.close();
       if (temporary) rmSync(temporary, { recursive: true, force: true });
     },

@@ -1,7 +1,7 @@
 // Migration 015 (issue 37, part 2) stores the ids of `field_values` and `record_classifications` as uuids. A data
 // folder written before it must open and answer exactly as it did: the folder here is brought back to the schema
 // before 015 in SQL (as 001-core and 007 made it: text ids, foreign keys to the text ids, the two dropped indexes),
-// then opened again, which applies 015 to it.
+// then opened again, which applies 015 to it, and vacuums the tables it rewrote.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,6 +117,13 @@ for (const backend of backends()) {
           const [u] = await opened.query<{ hex: string; other: string }>(`SELECT dam_uid('ffffffff000000000000000000000001')::text AS hex, dam_uid('Not-A-Guid')::text AS other`);
           assert.equal(u.hex, 'ffffffff-0000-0000-0000-000000000001');
           assert.notEqual(u.other, null);
+          // The rewritten tables were vacuumed when the folder opened: their visibility map is set again, so a search's
+          // index-only scan does not read the heap row by row (issue 37: 920 ms for one page at a million records).
+          assert.ok(lines.some((l) => l.startsWith('vacuumed the searched tables')), `vacuumed on open: ${lines.join(' | ')}`);
+          const visible = await opened.query<{ relname: string; relallvisible: number }>(
+            `SELECT relname, relallvisible FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname IN ('records', 'field_values', 'record_classifications') ORDER BY relname`,
+          );
+          assert.deepEqual(visible.map((r) => `${r.relname} ${r.relallvisible > 0}`), ['field_values true', 'record_classifications true', 'records true']);
         } finally {
           await opened.close();
         }

@@ -82,11 +82,19 @@ export async function growRecords(store: Store, target: number, log: (line: stri
     if (indexes.length) log(`built ${indexes.length} indexes (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     await tx.query(`INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [META_KEY, String(last)]);
   });
-  // The planner's statistics (searches pick their plans by how many rows a condition keeps), and the visibility map:
-  // without it an index-only scan still reads every row's page, and PGlite has no autovacuum to set it.
-  for (const table of ['records', 'field_values', 'record_classifications']) await store.exec(`VACUUM ANALYZE ${table}`);
+  await vacuumSearchTables(store);
   await checkpoint(store);
   return adding;
+}
+
+/**
+ * The planner's statistics (searches pick their plans by how many rows a condition keeps), and the visibility map:
+ * without it an index-only scan still reads every row's page, and PGlite has no autovacuum to set it. After a growth,
+ * and after a migration rewrote these tables (a rewrite leaves the map empty: at a million records on PostgreSQL 15,
+ * `ContentType = Video` sorted by Title fetched 1,821 heap pages from its index-only scan, 920 ms cold).
+ */
+export async function vacuumSearchTables(store: Store): Promise<void> {
+  for (const table of ['records', 'field_values', 'record_classifications']) await store.exec(`VACUUM ANALYZE ${table}`);
 }
 
 /**

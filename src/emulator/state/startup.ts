@@ -4,6 +4,7 @@ import type { Store } from '../storage/store';
 import { migrations } from '../storage/migrations';
 import { migrate } from '../storage/migrate';
 import { seedStore } from '../seed';
+import { vacuumSearchTables } from '../seed/scale';
 import { preparedTenant } from './prepared';
 import type { Manifest } from './snapshotDir';
 import { loadSnapshot, readManifest, SnapshotMismatchError, verifySnapshot } from './snapshots';
@@ -54,6 +55,13 @@ export async function prepareStore(store: Store, blobDir: string, plan: StartPla
   }
   const applied = await migrate(store, migrations);
   if (applied.length) log(`applied migrations ${applied.join(', ')} (${Date.now() - started} ms)`);
+  if (applied.length && !fresh) {
+    // A migration may have rewritten the searched tables (013 and 015 do): their visibility map is then empty until
+    // a VACUUM, which PGlite never runs on its own, and a search's index-only scan reads the heap row by row.
+    const vacuumed = Date.now();
+    await vacuumSearchTables(store);
+    log(`vacuumed the searched tables after the migrations (${Date.now() - vacuumed} ms)`);
+  }
   if (imported) {
     const result = await loadSnapshot(store, blobDir, plan.importDir!);
     log(`imported ${plan.importDir} (${result.tablesLoaded.length} tables, ${Date.now() - started} ms)`);
