@@ -24,6 +24,7 @@ async function overflowAction(page, view, label) {
       return;
     } catch (error) {
       if (attempt === 3) throw error;
+      console.log(`    (the More Actions menu closed before “${label}” was clicked: opening it again)`);
       await page.keyboard.press('Escape');
     }
   }
