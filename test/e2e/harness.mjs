@@ -415,6 +415,14 @@ export async function startWorkbench(options = {}) {
     const workbenchUrl = `${url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(workbenchUrl, { timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+    // The workbench shows long before it has restored its parts and contributions; on a loaded machine its renderer is
+    // still busy starting then, and a test's first click could wait out its whole 30 s action timeout there (the DAM
+    // icon's click in connectBack.ui.mjs, load average 16). Wait as VS Code's smoke tests do, through the smoke-test
+    // driver, for the restored phase. The suite phase needs no wait: its tests start from the extension host.
+    if (!options.extensionTestsPath) {
+      await page.waitForFunction(() => typeof globalThis.driver?.whenWorkbenchRestored === 'function', null, { timeout: 90_000 });
+      await withTimeout(page.evaluate(() => globalThis.driver.whenWorkbenchRestored()), 120_000, 'the workbench restoring');
+    }
 
     const screenshot = async (name) => {
       mkdirSync(OUTPUT_DIR, { recursive: true });

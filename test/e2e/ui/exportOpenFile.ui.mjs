@@ -2,11 +2,9 @@
 // the button opens the file that was written, and the CSV holds what a person reads in a spreadsheet: an
 // option-list value by its label (`Internal only`), not the option's id. Issue 35: the file is proposed under the
 // query file's and the query's name (`internal – Internal use.csv`), and its rows come in the grid's sort.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { activeWebview, clickNotificationButton, openFile } from './workbench.mjs';
+import { activeWebview, clickNotificationButton, dam, openFile } from './workbench.mjs';
 
 export const title = 'export CSV, then Open File opens it; option values are written by their labels';
 export const workbench = 'emulator';
@@ -49,11 +47,7 @@ export default async function run({ page, runDir, screenshot, workspace }) {
 
   // The rows in the order the grid shows them: the service's Title descending, every page.
   const ids = rows.map((r) => r.split(',')[header.split(',').indexOf('id')]);
-  const sorted = execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), 'search', "FieldName('UsageRights') = InternalOnly", '--sort', 'Title desc', '--all', '--json'], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-  })
+  const sorted = dam(runDir, 'search', "FieldName('UsageRights') = InternalOnly", '--sort', 'Title desc', '--all', '--json')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l).id);

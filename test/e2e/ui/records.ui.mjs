@@ -4,10 +4,7 @@
 // own conflict ("the content of the file is newer") offers Compare, and the user's choice there writes exactly what
 // the editor shows.
 // The tree's edits (delete, classify by drag) and the bulk update are in recordsTree.ui.mjs.
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../harness.mjs';
-import { clickNotificationButton, contextMenu, findInDam, notificationMessages, rowAt, runCommand, treeRows, waitForNotification } from './workbench.mjs';
+import { clickNotificationButton, contextMenu, dam, findInDam, notificationMessages, rowAt, runCommand, treeRows, waitForNotification } from './workbench.mjs';
 
 export const title = 'records: open, edit and save a record, a refused save, a conflict with another client';
 export const workbench = 'emulator';
@@ -32,15 +29,6 @@ export async function replaceValue(page, key, value) {
 
 export async function editorText(page) {
   return page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first().innerText();
-}
-
-/** Another client: the `dam` CLI of the same build, finding the emulator this workbench started as a user's would. */
-function dam(runDir, ...args) {
-  return execFileSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DAM_STATE_DIR: join(runDir, 'state', 'dam-workbench') },
-    timeout: 60_000,
-  });
 }
 
 function photographerOf(runDir, id) {

@@ -1,7 +1,7 @@
 // Pull Tenant Configuration into a folder whose files were changed by hand (issue 35, Wrong 5): the pull asks first,
 // naming the changed files; Cancel keeps the edit; Replace Them replaces it. A clean folder pulls without asking.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { runCommand, waitForNotification } from './workbench.mjs';
 
 export const title = 'tenant pull: a folder changed by hand is not replaced without asking, naming the files';
@@ -12,6 +12,11 @@ async function pullInto(page, dir) {
   await runCommand(page, 'DAM: Pull Tenant Configuration into a Folder…', { opensInput: true });
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
+  // The dialog opens on the workspace and, once it has read that folder, writes the folder's path into its input over
+  // whatever was typed meanwhile (VS Code's simple file dialog: its first listing is forced). A path typed before then
+  // was replaced, and Pull Here took the workspace (seen on a loaded machine: "Pulled … into …/workspace."). Type once
+  // the workspace's listing, which holds `dir`, shows.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: basename(dir) }).first().waitFor({ state: 'visible', timeout: 30_000 });
   await input.fill(`${dir}/`);
   // The dialog lists the folder's entries once it read the typed path; Enter then takes the folder itself.
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => undefined);
@@ -19,6 +24,8 @@ async function pullInto(page, dir) {
   // reading the path (an empty folder lists only `..`), and the dialog then stayed open.
   const widget = page.locator('.quick-input-widget');
   for (let attempt = 1; ; attempt++) {
+    // Pull Here takes what the input holds: the folder typed, never one the dialog put back.
+    if ((await input.inputValue()) !== `${dir}/`) throw new Error(`the folder dialog holds ${await input.inputValue()}, not the folder typed`);
     await widget.locator('.monaco-button', { hasText: 'Pull Here' }).first().click({ timeout: 10_000 }).catch(() => page.keyboard.press('Enter'));
     if (await widget.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => false)) return;
     if (attempt === 3) throw new Error(`the folder dialog stayed open after ${attempt} tries`);
