@@ -85,9 +85,10 @@ export interface EmulatorOptions {
   searchIndexTuning?: CountIndexTuning;
   /**
    * Where the search index is kept between starts (search/indexFile.ts): by default `search-index.bin` in a PGlite
-   * data folder; none for an in-memory or PostgreSQL emulator (no data folder of its own) unless given.
+   * data folder; none for an in-memory or PostgreSQL emulator (no data folder of its own) unless given; `false`: none
+   * (benchmarks compare a start without it).
    */
-  searchIndexFile?: string;
+  searchIndexFile?: string | false;
   /**
    * The tenant's limits (tenantLimits.ts): the rate, queue and single-upload size; `enforce` (`--tenant-limits`)
    * refuses as a tenant does, otherwise they are only reported as findings. Default: a tenant's numbers, reported.
@@ -231,7 +232,7 @@ export async function buildApp(
     pending.add(run);
     void run.finally(() => pending.delete(run));
   };
-  const searchIndex = new CountIndexHolder(store, options.searchIndex ?? 'auto', background, log, options.searchIndexTuning, () => gate.inFlight > 0, options.searchIndexFile);
+  const searchIndex = new CountIndexHolder(store, options.searchIndex ?? 'auto', background, log, options.searchIndexTuning, () => gate.inFlight > 0, options.searchIndexFile || undefined);
 
   const app = Fastify({
     logger: false,
