@@ -79,6 +79,7 @@ for (const backend of backends()) {
       database: storage.database,
       // PostgreSQL has no data folder of the emulator's: the file is named.
       searchIndexFile: storage.database ? file : undefined,
+      snapshotHome: join(dir, 'snapshots'),
       // A start builds the index of any tenant; a sample of the words, as on a large one.
       searchIndexTuning: { autoMinRecords: 0, allWordsUpTo: 300 },
       log: (line) => lines.push(line),
@@ -173,6 +174,33 @@ for (const backend of backends()) {
       const sql = await run({ searchIndex: 'off' });
       assert.deepEqual(after.answers, sql.answers);
       built = sql.answers;
+    });
+
+    it('builds again after a state snapshot is restored, even to the state the saved index was first read from', async () => {
+      const devtools = (app: Running, path: string, body?: unknown) =>
+        fetch(`${app.url}/_emulator${path}`, { method: 'POST', headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      let app = await start();
+      try {
+        assert.ok(loaded(lines.filter((l) => l.startsWith('search index:'))));
+        assert.equal((await devtools(app, '/snapshots', { name: 'before' })).status, 201);
+      } finally {
+        await app.close();
+      }
+      await sqlElsewhere(`DELETE FROM records WHERE id = (SELECT id FROM records WHERE content_type = 'Image' ORDER BY id LIMIT 1)`);
+      const changed = await run();
+      assert.ok(!loaded(changed.index));
+      assert.notDeepEqual(changed.answers, built);
+      app = await start();
+      try {
+        assert.ok(loaded(lines.filter((l) => l.startsWith('search index:'))), 'the changed state\'s index was saved');
+        assert.equal((await devtools(app, '/snapshots/before/restore')).status, 200);
+      } finally {
+        await app.close();
+      }
+      const restored = await run();
+      assert.ok(restored.index.some((l) => l.includes('the database was written since the index was saved')), restored.index.join(' | '));
+      assert.deepEqual(restored.answers, built);
+      assert.deepEqual((await run({ searchIndex: 'off' })).answers, built);
     });
 
     it('builds again from a truncated, a damaged or a foreign file, and never answers from it', async () => {
