@@ -24,7 +24,7 @@ import {
 import { StaleStateError } from '../state/gate';
 import type { TrackedStore } from '../storage/tracking';
 import { searchStamp } from './stamp';
-import { loadIndex, saveIndex, sweepPartialFiles, type Classification, type CountIndexParts, type DateOrder } from './indexFile';
+import { compactWriteLog, loadIndex, saveIndex, sweepPartialFiles, type Classification, type CountIndexParts, type DateOrder } from './indexFile';
 import { COLUMNS, dateComparisons, fieldAccessor, fieldDataType, tsQueryText, type CompileInput, type DateOp } from './compile';
 
 /** What a search means to the index; `undefined` from the planner: count it in SQL. */
@@ -838,7 +838,10 @@ export class CountIndexHolder {
    */
   async warm(): Promise<CountIndex | undefined> {
     if (this.mode !== 'auto' || this.abort.signal.aborted) return undefined;
-    if ((await estimatedRecords(this.store)) < (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS)) return undefined;
+    const small = (await estimatedRecords(this.store)) < (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS);
+    // Only a save compacts the write log: where none will be, the log is compacted here.
+    if (small || !this.file) await compactWriteLog(this.store).catch((err: unknown) => this.log(`search index: the write log was not compacted (${err instanceof Error ? err.message : String(err)})`));
+    if (small) return undefined;
     return (await this.load()) ?? this.build();
   }
 

@@ -346,3 +346,17 @@ export async function loadIndex(store: TrackedStore, file: string): Promise<{ pa
   if (store.searchGeneration() !== generation) throw new NotUsed('the tables were written while the index was read');
   return { parts, stamp, generation, ms: performance.now() - started };
 }
+
+/**
+ * A tenant too small for an index at start never saves one, so its write log is never compacted by a save: at such a
+ * start a log of more than `over` ids becomes one new id (the stamp changes, as it would at the next write).
+ */
+export async function compactWriteLog(store: TrackedStore, over = 1000): Promise<boolean> {
+  const [row] = await store.query<{ n: number }>(`SELECT count(*)::int AS n FROM dam_search_writes`).catch(() => [{ n: 0 }]);
+  if (!row || row.n <= over) return false;
+  await store.transaction(async (tx) => {
+    await tx.query(`DELETE FROM dam_search_writes`);
+    await tx.query(`INSERT INTO dam_search_writes DEFAULT VALUES`);
+  });
+  return true;
+}
