@@ -84,6 +84,12 @@ export interface EmulatorOptions {
   /** Tests: the search index's sizes and thresholds (search/countIndex.ts). */
   searchIndexTuning?: CountIndexTuning;
   /**
+   * Where the search index is kept between starts (search/indexFile.ts): by default `search-index.bin` in a PGlite
+   * data folder; none for an in-memory or PostgreSQL emulator (no data folder of its own) unless given; `false`: none
+   * (benchmarks compare a start without it).
+   */
+  searchIndexFile?: string | false;
+  /**
    * The tenant's limits (tenantLimits.ts): the rate, queue and single-upload size; `enforce` (`--tenant-limits`)
    * refuses as a tenant does, otherwise they are only reported as findings. Default: a tenant's numbers, reported.
    */
@@ -226,7 +232,7 @@ export async function buildApp(
     pending.add(run);
     void run.finally(() => pending.delete(run));
   };
-  const searchIndex = new CountIndexHolder(store, options.searchIndex ?? 'auto', background, log, options.searchIndexTuning, () => gate.inFlight > 0);
+  const searchIndex = new CountIndexHolder(store, options.searchIndex ?? 'auto', background, log, options.searchIndexTuning, () => gate.inFlight > 0, options.searchIndexFile || undefined);
 
   const app = Fastify({
     logger: false,
@@ -460,15 +466,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     let url = '';
     const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
-    const built = await buildApp(store, { ...options, snapshotHome }, () => url, blobs);
+    const searchIndexFile = options.searchIndexFile ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'search-index.bin'));
+    const built = await buildApp(store, { ...options, snapshotHome, searchIndexFile }, () => url, blobs);
     app = built.app;
     startMark('app built');
     // On a large tenant the search index is there before the first request (search/countIndex.ts warm()).
     // And its search path warm (search/warmUp.ts): the first request of a search pays no process's first.
-    if (await built.ctx.searchIndex.warm()) await warmUpSearches(built.ctx, log);
+    const warmed = await built.ctx.searchIndex.warm();
+    startMark('search index ready');
+    if (warmed) await warmUpSearches(built.ctx, log);
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 7070, host });
     startMark('listening');
+    // An index built at this start is kept for the next one now, not only at a clean stop (a killed emulator's next
+    // start loads it too); one loaded from the folder is there already.
+    if (warmed) built.ctx.background(async () => void (await built.ctx.searchIndex.save()));
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 7070);
     url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -488,6 +500,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
               log(`exported the state to ${options.exportOnExit} (${saved.records} records, ${saved.blobs.count} blobs)`);
             }
           } finally {
+            // The index as it is at the stop, for the next start (search/indexFile.ts); nothing if not current.
+            await built.ctx.searchIndex.save();
             await store.close();
             await blobs.close();
           }

@@ -23,6 +23,8 @@ import {
 } from '../../core/search';
 import { StaleStateError } from '../state/gate';
 import type { TrackedStore } from '../storage/tracking';
+import { searchStamp } from './stamp';
+import { compactWriteLog, loadIndex, saveIndex, sweepPartialFiles, type Classification, type CountIndexParts, type DateOrder } from './indexFile';
 import { COLUMNS, dateComparisons, fieldAccessor, fieldDataType, tsQueryText, type CompileInput, type DateOp } from './compile';
 
 /** What a search means to the index; `undefined` from the planner: count it in SQL. */
@@ -219,26 +221,10 @@ class Bits {
   }
 }
 
-interface Classification {
-  id: string;
-  /** PostgreSQL's lower() of each, as the SQL compares them. */
-  name: string;
-  path: string;
-  identifier: string | null;
-  /** The name path as stored, for the subtree test (starts_with is exact). */
-  namePath: string;
-}
-
 /** A page's order by a date column (the date, then the id ascending). */
 export interface DateSort {
   column: 'created' | 'modified';
   descending: boolean;
-}
-
-/** Ordinals sorted by a date column, with the dates in that order: a range is a slice. */
-interface DateOrder {
-  at: Float64Array;
-  ordinals: Int32Array;
 }
 
 /**
@@ -263,6 +249,11 @@ export class RecordIds {
     return this.all.length + this.starts.byteLength;
   }
 
+  /** What a saved index holds of them (search/indexFile.ts). */
+  parts(): { all: string; starts: Uint32Array } {
+    return { all: this.all, starts: this.starts };
+  }
+
   at(ordinal: number): string {
     return this.all.slice(this.starts[ordinal], this.starts[ordinal + 1]);
   }
@@ -284,7 +275,47 @@ export class CountIndex {
     private readonly classified: Map<string, Int32Array>,
     private readonly ids: RecordIds,
     readonly buildMs: number,
+    /**
+     * The database state the index was read from (search/indexFile.ts searchStamp), when it did not change while the
+     * index was read; undefined otherwise (such an index serves this process but is never saved).
+     */
+    public stamp?: string,
   ) {}
+
+  /** Everything the index holds, for saving it (search/indexFile.ts). */
+  parts(): CountIndexParts {
+    return {
+      size: this.size,
+      dates: this.dates,
+      words: { lists: this.words.lists, vocabulary: this.words.vocabulary },
+      titleWords: { lists: this.titleWords.lists, vocabulary: this.titleWords.vocabulary },
+      contentTypes: this.contentTypes,
+      statuses: this.statuses,
+      fields: this.fields,
+      classifications: this.classifications,
+      classified: this.classified,
+      ids: this.ids.parts(),
+    };
+  }
+
+  /** An index of the current `generation` from the parts of a saved one. */
+  static fromParts(generation: number, p: CountIndexParts, stamp: string, loadMs: number): CountIndex {
+    return new CountIndex(
+      generation,
+      p.size,
+      p.dates,
+      new Postings(p.words.lists, p.words.vocabulary),
+      new Postings(p.titleWords.lists, p.titleWords.vocabulary),
+      p.contentTypes,
+      p.statuses,
+      p.fields,
+      p.classifications,
+      p.classified,
+      new RecordIds(p.ids.all, p.ids.starts),
+      loadMs,
+      stamp,
+    );
+  }
 
   /** The number of records the plan matches; undefined when the plan needs what the index does not hold (a rare word, another field). */
   count(plan: CountPlan): number | undefined {
@@ -467,7 +498,7 @@ class Postings {
   /** `vocabulary`: the only words held (undefined: every word of the tenant). */
   constructor(
     readonly lists: Map<string, Int32Array>,
-    private readonly vocabulary: ReadonlySet<string> | undefined,
+    readonly vocabulary: ReadonlySet<string> | undefined,
   ) {}
 
   /** Whether the index knows every record with this word (or, for a prefix, with every word it begins). */
@@ -587,6 +618,10 @@ const STOPPED = new Error('the build stopped');
 /** The build's statements; `turn` before each (it throws STOPPED once the build must stop). */
 async function readIndex(store: TrackedStore, generation: number, turn: () => Promise<void>, allWordsUpTo: number, chunkSize: number, started: number): Promise<CountIndex | undefined> {
   await turn();
+  // The database's stamp before and after: unchanged, nothing was committed to the tables in between, by this process
+  // or another, and the index may be saved under it.
+  const stampBefore = await searchStamp(store);
+  await turn();
   const classifications = (
     await store.query<{ id: string; name: string; path: string; identifier: string | null; name_path: string }>(
       `SELECT id, lower(name) AS name, lower(name_path) AS path, lower(identifier) AS identifier, name_path FROM classifications`,
@@ -692,6 +727,7 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
   const modifiedOrder = order(joined(modified));
   // The last turn also checks that nothing was written while the index was read.
   await turn();
+  const stampAfter = await searchStamp(store);
   return new CountIndex(
     generation,
     size,
@@ -705,6 +741,7 @@ async function readIndex(store: TrackedStore, generation: number, turn: () => Pr
     classified.done(),
     RecordIds.build(ids),
     performance.now() - started,
+    stampBefore !== undefined && stampBefore === stampAfter ? stampBefore : undefined,
   );
 }
 
@@ -747,6 +784,8 @@ export class CountIndexHolder {
   private starting: Promise<void> | undefined;
   private notBefore = 0;
   private readonly abort = new AbortController();
+  /** The stamp of the index file last written or read, which need not be written again. */
+  private savedStamp: string | undefined;
 
   constructor(
     private readonly store: TrackedStore,
@@ -756,6 +795,8 @@ export class CountIndexHolder {
     private readonly tuning: CountIndexTuning = {},
     /** Whether requests are in flight: a build takes the store only between them (in `auto` mode). */
     private readonly busy: () => boolean = () => false,
+    /** Where the index is kept between starts (search/indexFile.ts); undefined: never saved. */
+    private readonly file?: string,
   ) {}
 
   /** The index when it is current; in `always` mode built first. */
@@ -797,8 +838,56 @@ export class CountIndexHolder {
    */
   async warm(): Promise<CountIndex | undefined> {
     if (this.mode !== 'auto' || this.abort.signal.aborted) return undefined;
-    if ((await estimatedRecords(this.store)) < (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS)) return undefined;
-    return this.build();
+    const small = (await estimatedRecords(this.store)) < (this.tuning.autoMinRecords ?? AUTO_MIN_RECORDS);
+    // Only a save compacts the write log: where none will be, the log is compacted here.
+    if (small || !this.file) await compactWriteLog(this.store).catch((err: unknown) => this.log(`search index: the write log was not compacted (${err instanceof Error ? err.message : String(err)})`));
+    if (small) return undefined;
+    return (await this.load()) ?? this.build();
+  }
+
+  /** The index saved in the data folder, if it is of the database's state now; else undefined, and the log says why. */
+  async load(): Promise<CountIndex | undefined> {
+    if (!this.file) return undefined;
+    try {
+      const swept = await sweepPartialFiles(this.file);
+      if (swept) this.log(`search index: removed ${swept} unfinished saved index file(s)`);
+      const saved = await loadIndex(this.store, this.file);
+      const loaded = CountIndex.fromParts(saved.generation, saved.parts, saved.stamp, saved.ms);
+      this.index = loaded;
+      this.savedStamp = saved.stamp;
+      this.log(`search index: ${loaded.size} records loaded from the data folder in ${Math.round(loaded.buildMs)} ms (${(loaded.bytes() / 1048576).toFixed(1)} MB)`);
+      return loaded;
+    } catch (err) {
+      if (err instanceof StaleStateError) return undefined;
+      this.log(`search index: not loaded from the data folder, it is built again: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * Keeps the current index in the data folder for the next start (on a clean stop, and after a build at start), unless
+   * it is there already. Never throws: a failed save only means the next start builds.
+   */
+  async save(beforeRename?: () => Promise<void>): Promise<boolean> {
+    if (!this.file) return false;
+    while (this.starting || this.building) await (this.starting ?? this.building);
+    const index = this.index;
+    if (!index || index.generation !== this.store.searchGeneration() || !index.stamp || index.stamp === this.savedStamp) return false;
+    const started = performance.now();
+    try {
+      const saved = await saveIndex(this.store, index.parts(), index.stamp, this.file, beforeRename);
+      if (!saved) {
+        this.log('search index: not saved, the tables were written since it was read');
+        return false;
+      }
+      index.stamp = saved.stamp;
+      this.savedStamp = saved.stamp;
+      this.log(`search index: saved to the data folder in ${Math.round(performance.now() - started)} ms (${(saved.bytes / 1048576).toFixed(1)} MB)`);
+      return true;
+    } catch (err) {
+      this.log(`search index: not saved (${err instanceof Error ? err.message : String(err)})`);
+      return false;
+    }
   }
 
   /** Resolves when no build is running (benchmarks wait for the index before they measure); the index if current. */

@@ -9,7 +9,7 @@ import type { Queryable } from '../storage/store';
  * authorization codes stay valid across a restore (tests restore before each test and keep their token), and they
  * are secrets, so a snapshot handed to someone else must not carry them.
  */
-const OWN_TABLES = new Set(['schema_migrations', 'access_tokens', 'auth_codes', 'dam_table_state']);
+const OWN_TABLES = new Set(['schema_migrations', 'access_tokens', 'auth_codes', 'dam_table_state', 'dam_search_writes']);
 
 /** Rows of tenant tables that belong to this emulator: the tenant secret (signing cursors and download links) stays. */
 export const KEPT_ROWS: Record<string, string> = { meta: `key = 'secret'` };

@@ -17,5 +17,6 @@ import { configurationObjects } from './configurationObjects';
 import { recordAiInfluenced } from './recordAiInfluenced';
 import { titleOrder } from './titleOrder';
 import { compactKeys } from './compactKeys';
+import { searchStamp } from './searchStamp';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp];
