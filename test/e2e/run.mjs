@@ -9,7 +9,7 @@
 // DAM_E2E_UI_FROM=dev runs the UI tests from the project folder instead of the .vsix, DAM_E2E_VSIX=file
 // from that .vsix instead of a fresh package;
 // DAM_E2E_TIMEOUT_MS bounds the suite phase (default 10 min) and DAM_E2E_UI_TIMEOUT_MS each UI test
-// (default 4 min); DAM_E2E_UI_RETRIES=0 does not try a failed UI test again at the end; DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium;
+// (default 4 min); DAM_E2E_UI_RETRIES=0 does not try a failed UI test again at the end, DAM_E2E_SUITE_RETRIES=0 a failed suite test; DAM_E2E_KEEP keeps the run folders; DAM_E2E_CHROMIUM names another Chromium;
 // every DAM_* variable reaches the extension host.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';

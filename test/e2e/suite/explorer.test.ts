@@ -154,7 +154,8 @@ describe('DAM Explorer', function () {
     assert.ok((everything.total ?? 0) >= everything.hits.length);
     const word = String(everything.hits[0].title).split(/\s+/)[0];
     const results = (await vscode.commands.executeCommand('dam.explorer.find', `Title = "${word}*"`)) as ExplorerNode | undefined;
-    assert.ok(results && results.kind === 'results');
+    // The command answers undefined when it failed (it shows the error and logs it): the log says why.
+    assert.ok(results && results.kind === 'results', `Find in DAM gave ${results?.kind}; the log's last errors: ${dam.log.tail().filter((l) => l.startsWith('error')).slice(-3).join(' | ')}`);
     assert.ok(results.hits.length > 0, `no hits for ${word}`);
     assert.ok(results.hits.every((r) => String(r.title).toLowerCase().startsWith(word.toLowerCase())));
     const hits = await provider.getChildren(results);
