@@ -240,12 +240,7 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     if (!client) return [];
     const parentKey = node ? keyOf(node) : undefined;
     try {
-      if (!node) {
-        // The results are taken once the roots are in, not before: a Find that lands while the roots are read (a
-        // refresh in flight) is then in this answer, which VS Code's reveal of the results may be waiting on.
-        const roots = await this.rootNodes(client);
-        return this.track([...(this.results ? [this.results] : []), ...roots]);
-      }
+      if (!node) return this.track([...(this.results ? [this.results] : []), ...(await this.rootNodes(client))]);
       if (node.kind === 'record') return this.track(await this.fileNodes(client, node));
       if (node.kind === 'file') return this.track(await this.versionNodes(client, node));
       if (node.kind === 'version') return this.track(await this.versionChildren(client, node));
