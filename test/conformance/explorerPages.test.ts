@@ -1,10 +1,12 @@
 // The DAM Explorer's record paging (RecordPages, no vscode) against the real emulator: pages asked for as plain
 // JSON and kept as rows of a few attributes, one request for callers at the same time, a refresh that drops a
-// page still on its way, and Load All that draws the list once however many pages it reads.
+// page still on its way, Load All that draws the list once however many pages it reads, and a count that follows
+// a record joining and leaving the classification.
 import { strict as assert } from 'node:assert';
 import type { DamClient } from '../../src/api/client';
 import type { SearchQuery } from '../../src/api/search';
-import { LOAD_ALL_PAGE_SIZE, RecordPages, type RecordRow } from '../../src/extension/explorer/recordPages';
+import { emptyChangeSet } from '../../src/core/records';
+import { LOAD_ALL_PAGE_SIZE, RecordPages, recordRow, type RecordRow } from '../../src/extension/explorer/recordPages';
 import { describeEachBackend } from './helpers';
 
 const RECORDS = 2 * LOAD_ALL_PAGE_SIZE + 37;
@@ -144,5 +146,26 @@ describeEachBackend('Explorer record paging (RecordPages)', {}, (env) => {
     assert.equal(redraws, 1);
     assert.equal(await p.more(client, classificationId), 10);
     assert.equal(paging.rows.length, 20 + LOAD_ALL_PAGE_SIZE);
+  });
+
+  // Add to Classification then its Undo, for a record that sorts after the loaded page: the add counted it without a
+  // row, and the Undo left the classification's row saying one record more than the service holds.
+  it("a record that joins after the loaded page and leaves again: the count is the service's", async () => {
+    const cls = (await client.classifications.create({ name: `explorer-count-${Date.now()}` })).id;
+    for (let i = 0; i < 12; i++) await client.records.create({ title: `Counted ${String(i).padStart(2, '0')}`, contentType: 'Document', classifications: { addOrUpdate: [{ id: cls }] } });
+    const p = pages();
+    const paging = await p.first(client, cls);
+    assert.equal(paging.totalCount, 12);
+    assert.ok(paging.nextCursor, 'the first page holds every record');
+    const late = await client.records.create({ title: 'Counted zz, joined later', contentType: 'Document' });
+    const edits = client.recordEdits;
+    await edits.apply({ ...emptyChangeSet(late.id, late.title ?? ''), addClassifications: [cls] });
+    assert.equal(p.insert(cls, recordRow(late), (r) => r.id, (r) => r.title ?? ''), undefined, 'a row after the loaded page was placed');
+    assert.equal(paging.totalCount, 13);
+    await edits.apply({ ...emptyChangeSet(late.id, late.title ?? ''), removeClassifications: [cls] });
+    assert.ok(p.remove(cls, late.id, (r) => r.id, true), 'the classification was not told the record left');
+    assert.equal(paging.totalCount, (await pages().first(client, cls)).totalCount);
+    assert.equal(paging.totalCount, 12);
+    assert.equal(p.remove(cls, late.id, (r) => r.id), false, 'a record whose row is not loaded, not said to have left, changed the count');
   });
 });

@@ -498,11 +498,14 @@ export class ExplorerProvider implements vscode.TreeDataProvider<ExplorerNode>, 
     }
   }
 
-  /** A record left `classificationId` (or the tenant, when undefined): its rows there go, only their parents redraw. */
+  /**
+   * A record left `classificationId` (or the tenant, when undefined): its rows there go, only their parents redraw. A
+   * classification named here lost the record on the service, so its count drops even when the row was not loaded.
+   */
   removeRecord(recordId: string, classificationId?: string): void {
     const from = classificationId ? [classificationId] : this.paging.holding(recordId, (r) => r.id);
     for (const id of from) {
-      if (!this.paging.remove(id, recordId, (r) => r.id)) continue;
+      if (!this.paging.remove(id, recordId, (r) => r.id, classificationId !== undefined)) continue;
       this.nodes.delete(`rec:cls:${id}:${recordId}`);
       this.changed.fire(this.nodes.get(`cls:${id}`));
     }

@@ -66,12 +66,17 @@ export class RecordPages<T> {
     return [...this.paging].filter(([, p]) => p.rows.some((r) => idOf(r) === recordId)).map(([id]) => id);
   }
 
-  /** Takes a record out of a classification's loaded rows (it left it, or the tenant); whether it was there. */
-  remove(classificationId: string, recordId: string, idOf: (row: T) => string): boolean {
+  /**
+   * Takes a record out of a classification's loaded rows (it left it, or the tenant); whether anything changed. `left`
+   * says the service took it out of this classification: the count then drops even when its row was not loaded (it
+   * sorted after the loaded page), as `insert` counted one that joined there without a row.
+   */
+  remove(classificationId: string, recordId: string, idOf: (row: T) => string, left = false): boolean {
     const paging = this.paging.get(classificationId);
-    const index = paging?.rows.findIndex((r) => idOf(r) === recordId) ?? -1;
-    if (!paging || index < 0) return false;
-    paging.rows.splice(index, 1);
+    if (!paging) return false;
+    const index = paging.rows.findIndex((r) => idOf(r) === recordId);
+    if (index < 0 && !left) return false;
+    if (index >= 0) paging.rows.splice(index, 1);
     if (paging.totalCount !== undefined) paging.totalCount = Math.max(0, paging.totalCount - 1);
     return true;
   }
