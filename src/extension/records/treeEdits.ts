@@ -99,7 +99,7 @@ export class TreeEdits {
     if (options.notify !== false) {
       this.offerUndo(`Added ${what(added)} to ${name}.`, async () => {
         const removed = await this.removeFrom(added, target.id);
-        return removed.length ? `Removed ${what(removed)} from ${name} again.` : `Nothing to undo: ${what(added)} ${added.length === 1 ? 'is' : 'are'} no longer in ${name}.`;
+        return removed.length ? `Undone: ${what(removed)} ${isAre(removed)} no longer in ${name}.` : `Nothing to undo: ${what(added)} ${isAre(added)} no longer in ${name}.`;
       });
     }
     return target;
@@ -154,7 +154,7 @@ export class TreeEdits {
     if (options.notify !== false) {
       this.offerUndo(`Removed ${what(removed)} from ${name}.`, async () => {
         const added = await this.addTo(removed, id);
-        return added.length ? `Added ${what(added)} to ${name} again.` : `Nothing to undo: ${what(removed)} ${removed.length === 1 ? 'is' : 'are'} in ${name} already.`;
+        return added.length ? `Undone: ${what(added)} ${isAre(added)} back in ${name}.` : `Nothing to undo: ${what(removed)} ${isAre(removed)} in ${name} already.`;
       });
     }
     return source;
@@ -215,14 +215,17 @@ export class TreeEdits {
   }
 
   /**
-   * A notification of what an edit did, with Undo. The undo's own notification says what it did, in the same words
-   * (a status bar message went unseen: the notification the user clicked closes, and nothing else changed in view).
+   * A notification of what an edit did, with Undo. The undo confirms in a notification of its own, once, starting
+   * with “Undone:” so that it is never read as the edit's own message (a status bar message went unseen: the
+   * notification the user clicked closes, and nothing else changed in view). The log says the same.
    */
   private offerUndo(message: string, undo: () => Promise<string>): void {
     void vscode.window.showInformationMessage(message, 'Undo').then(async (choice) => {
       if (choice !== 'Undo') return;
       try {
-        void vscode.window.showInformationMessage(await undo());
+        const done = await undo();
+        this.log.info(`Undo of “${message}”: ${done}`);
+        void vscode.window.showInformationMessage(done);
       } catch (err) {
         void vscode.window.showErrorMessage(`Could not undo (${message.replace(/\.$/, '')}): ${errorText(err)}`);
       }
@@ -250,6 +253,10 @@ export class TreeEdits {
 
 function what(targets: RecordTarget[]): string {
   return targets.length === 1 ? `“${targets[0].title}”` : count(targets.length, 'record');
+}
+
+function isAre(targets: RecordTarget[]): string {
+  return targets.length === 1 ? 'is' : 'are';
 }
 
 function errorText(err: unknown): string {
