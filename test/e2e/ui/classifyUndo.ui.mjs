@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OUTPUT_DIR } from '../harness.mjs';
-import { clickNotificationButton, dam, findInDam, openNotifications, treeRow, waitForNotification } from './workbench.mjs';
+import { chooseFromMenu, clickNotificationButton, dam, findInDam, openNotifications, treeRow, waitForNotification } from './workbench.mjs';
 
 export const title = 'classify with Undo: the Undo of Add to / Remove from Classification confirms what it did, once';
 export const workbench = 'emulator';
@@ -15,23 +15,15 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A row's context-menu entry, then the quick pick's row `choice` (typed first so that it is listed); `done` says
- * whether the tenant already shows the edit, so that a try whose last click took effect is not made again.
- *
- * The entry is chosen with the keyboard once the pointer has focused it: a menu item takes the mouse only a moment
- * after it is drawn (VS Code listens for its mouse-up 100 ms later, so that the right-click's own release does not
- * choose), and on a loaded machine Playwright's click came first and was lost, leaving the menu open.
+ * whether the tenant already shows the edit, so that a try whose last click took effect is not made again. The entry
+ * is chosen with Enter (`chooseFromMenu`): a click on it was lost on a loaded machine, leaving the menu open.
  */
 async function menuThenPick(page, rowTitle, entry, choice, done) {
   // A quick pick closes when something takes the focus (a row redrawn): then it is opened again.
   for (let attempt = 1; ; attempt++) {
     try {
       await page.keyboard.press('Escape');
-      await page.mouse.move(0, 0);
-      await treeRow(page, rowTitle).click({ button: 'right', position: { x: 60, y: 10 } });
-      const item = page.locator('.monaco-menu .action-item', { hasText: entry }).first();
-      await item.hover({ timeout: 10_000 });
-      await page.locator('.monaco-menu .action-item.focused', { hasText: entry }).first().waitFor({ state: 'visible', timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      await chooseFromMenu(page, treeRow(page, rowTitle), entry);
       await page.locator('.quick-input-widget:visible input').first().fill(choice.slice(1), { timeout: 10_000 });
       await page.locator(`.quick-input-widget:visible .quick-input-list .monaco-list-row[aria-label="${choice}"]`).first().click({ timeout: 10_000 });
       return;

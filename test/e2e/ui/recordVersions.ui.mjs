@@ -5,7 +5,7 @@
 // are in records.ui.mjs.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { clickNotificationButton, contextMenu, dam, findInDam, notificationMessages, openNotifications, rowAt, runCommand, treeRow, treeRows, waitForNotification } from './workbench.mjs';
+import { chooseFromMenu, clickNotificationButton, contextMenu, dam, findInDam, notificationMessages, openNotifications, rowAt, runCommand, treeRow, treeRows, waitForNotification } from './workbench.mjs';
 import { replaceValue } from './records.ui.mjs';
 
 export const title = 'record versions: a save refreshes editor and tree, Revert then save, classify with Undo, a record deleted meanwhile';
@@ -77,13 +77,12 @@ export default async function run({ page, runDir, screenshot }) {
   // 3. Add to Classification from the row's menu: a notification says so, and its Undo takes the record out again.
   const known = ['/Products/Kitchen', '/Products/Garden', '/Products/Outdoor', '/Products/Office'];
   const target = known.find((c) => !recordOf(runDir, id).classifications.includes(c));
-  // The row's menu by hand: the shared helper's fallback (Enter on a menu still shown) would accept the quick pick. A
-  // quick pick closes when something takes the focus (a row redrawn, the editor reloading): then it is opened again.
+  // Not `contextMenu`: its fallback (Enter on a menu still shown) would accept the quick pick. A quick pick closes when
+  // something takes the focus (a row redrawn, the editor reloading): then it is opened again.
   for (let attempt = 1; ; attempt++) {
     try {
       await page.keyboard.press('Escape');
-      await treeRow(page, renamed).click({ button: 'right', position: { x: 60, y: 10 } });
-      await page.locator('.monaco-menu .action-item', { hasText: 'Add to Classification' }).first().locator('.action-menu-item').first().click({ timeout: 10_000 });
+      await chooseFromMenu(page, treeRow(page, renamed), 'Add to Classification');
       const input = page.locator('.quick-input-widget:visible input').first();
       await input.fill(target.slice(1), { timeout: 10_000 });
       await page.locator(`.quick-input-widget:visible .quick-input-list .monaco-list-row[aria-label="${target}"]`).first().click({ timeout: 10_000 });

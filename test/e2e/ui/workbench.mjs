@@ -200,6 +200,20 @@ export async function contextMenu(page, row, item) {
   if (await entry.isVisible().catch(() => false)) await page.keyboard.press('Enter');
 }
 
+/**
+ * Opens the context menu of `row` and chooses `item` with Enter once the pointer has focused it. A menu item takes the
+ * mouse only a moment after it is drawn (VS Code listens for its mouse-up 100 ms later, so that the right-click's own
+ * release does not choose it): on a loaded machine a click came first and was lost, leaving the menu open. Unlike
+ * `contextMenu`, no Enter can reach the quick pick the entry opens.
+ */
+export async function chooseFromMenu(page, row, item) {
+  await page.mouse.move(0, 0);
+  await row.click({ button: 'right', position: { x: 60, y: 10 } });
+  await page.locator('.monaco-menu .action-item', { hasText: item }).first().hover({ timeout: 10_000 });
+  await page.locator('.monaco-menu .action-item.focused', { hasText: item }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
 /** Expands a tree row by its twistie (a click on the row itself may run its command) and waits for its children. */
 export async function expand(page, row) {
   if ((await row.getAttribute('aria-expanded')) === 'true') return;
