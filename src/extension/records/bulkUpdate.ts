@@ -386,7 +386,7 @@ async function pickField(client: DamClient, definitions: readonly FieldDefinitio
       def: d,
     }));
   })();
-  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'A field, by its label or name' }))?.def;
+  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'A field, by its label' }))?.def;
 }
 
 /** The value to set, as the CLI's text (checked by the core as it is typed), option names, or a classification's path. */
