@@ -30,6 +30,23 @@ export default async function run({ page, workspace, screenshot }) {
   const wrong = expected.filter(([label, re]) => !re.test(row(label))).map(([label]) => `${label}: '${row(label)}'`);
   if (wrong.length) throw new Error(`the field picker's rows do not read as expected: ${wrong.join(' | ')}`);
   await screenshot('bulk-field-picker');
+  // The same list in a dark theme (descriptions are dimmed: they must stay readable), then back to the light one.
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  try {
+    await page.locator('.monaco-workbench.vs-dark').first().waitFor({ state: 'attached', timeout: 10_000 });
+    await runCommand(page, 'DAM: Update Records Matching Query…', { opensInput: true });
+    await pick(page, 'Set a field…');
+    await rows.filter({ hasText: 'Photographer, credit' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.mouse.move(700, 700);
+    await screenshot('bulk-field-picker-dark');
+    await page.keyboard.press('Escape');
+  } finally {
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  }
+  await runCommand(page, 'DAM: Update Records Matching Query…', { opensInput: true });
+  await pick(page, 'Set a field…');
+  await rows.filter({ hasText: 'Photographer, credit' }).first().waitFor({ state: 'visible', timeout: 30_000 });
   // The list filters on what it shows.
   await page.locator('.quick-input-widget:visible input').first().fill('usage');
   const usage = rows.filter({ hasText: 'Usage rights' }).first();
