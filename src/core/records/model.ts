@@ -115,23 +115,23 @@ export const READ_ONLY_TYPES: Readonly<Record<string, string>> = {
 
 /** How people say a field's data type (pickers, prompts): the service's type names are identifiers, not words. */
 const DATA_TYPE_WORDS: Readonly<Record<string, string>> = {
-  SingleLineText: 'single-line text',
-  MultiLineText: 'multi-line text',
+  SingleLineText: 'single line of text',
+  MultiLineText: 'text of several lines',
   Html: 'HTML text',
   Numeric: 'number',
   Date: 'date',
   DateTime: 'date and time',
   Time: 'time of day',
   Duration: 'duration',
-  ClassificationList: 'classification list',
-  OptionList: 'option list',
-  RecordList: 'record list',
-  RecordLink: 'record links',
-  UserList: 'user list',
-  UserGroupList: 'user group list',
-  LanguageList: 'language list',
-  TextList: 'text list',
-  HyperlinkList: 'link list',
+  ClassificationList: 'list of classifications',
+  OptionList: 'list of options',
+  RecordList: 'list of records',
+  RecordLink: 'links to other records',
+  UserList: 'list of users',
+  UserGroupList: 'list of user groups',
+  LanguageList: 'list of languages',
+  TextList: 'list of texts',
+  HyperlinkList: 'list of web links',
   Json: 'JSON value',
   RichContent: 'rich content',
 };
@@ -140,6 +140,40 @@ const DATA_TYPE_WORDS: Readonly<Record<string, string>> = {
 export function dataTypeWords(dataType: string | null | undefined): string {
   if (!dataType) return 'no data type';
   return DATA_TYPE_WORDS[dataType] ?? DATA_TYPE_WORDS[Object.keys(DATA_TYPE_WORDS).find((k) => k.toLowerCase() === dataType.toLowerCase()) ?? ''] ?? dataType;
+}
+
+/** The options an option list's kind names before it says "…" (a picker's line is short). */
+const OPTIONS_SHOWN = 3;
+
+/**
+ * What a field holds, as a person says it: its kind in words, an option list with its first options by label
+ * ("list of options: Draft, Approved, …"), a classification list with the path it is limited to (`rootPath`, the
+ * name path of its root classification, when the caller knows it): names, never ids.
+ */
+export function fieldKindWords(def: Pick<FieldDefinitionInfo, 'dataType' | 'options'>, rootPath?: string): string {
+  const words = dataTypeWords(def.dataType);
+  if (def.dataType === 'OptionList' && def.options?.length) {
+    const names = def.options.slice(0, OPTIONS_SHOWN).map((o) => o.label || o.name);
+    return `${words}: ${names.join(', ')}${def.options.length > OPTIONS_SHOWN ? ', …' : ''}`;
+  }
+  if (def.dataType === 'ClassificationList' && rootPath) return `${words} under ${rootPath}`;
+  return words;
+}
+
+/** How a field is shown to a person: its label, or its name when it has none. */
+export function fieldTitle(def: Pick<FieldDefinitionInfo, 'name' | 'label'>): string {
+  return def.label?.trim() || def.name;
+}
+
+/**
+ * Whether a picker should show a field's name beside its label: only when the label does not already say it (the
+ * label "Usage rights" is the name "UsageRights" in words; "Photographer, credit" hides the name "Photographer"), or
+ * when another field has the same label.
+ */
+export function nameHelps(def: Pick<FieldDefinitionInfo, 'name' | 'label'>, all: readonly Pick<FieldDefinitionInfo, 'name' | 'label'>[] = []): boolean {
+  const squash = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  if (squash(fieldTitle(def)) !== squash(def.name)) return true;
+  return all.some((other) => other.name !== def.name && fieldTitle(other).toLowerCase() === fieldTitle(def).toLowerCase());
 }
 
 export function isListType(dataType: string): boolean {

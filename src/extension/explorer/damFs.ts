@@ -91,6 +91,8 @@ export interface DamFsPart {
   stat(uri: vscode.Uri): Promise<vscode.FileStat>;
   readFile(uri: vscode.Uri): Promise<Uint8Array>;
   writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void>;
+  /** Moves one of its documents to another of its URIs (a record document to its new title); refused when absent. */
+  rename?(oldUri: vscode.Uri, newUri: vscode.Uri): void;
   readonly onDidChangeFile: vscode.Event<vscode.FileChangeEvent[]>;
 }
 
@@ -162,7 +164,9 @@ export class DamFileSystem implements vscode.FileSystemProvider, vscode.Disposab
     throw vscode.FileSystemError.NoPermissions(uri);
   }
 
-  rename(oldUri: vscode.Uri): void {
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri): void {
+    const part = this.partOf(oldUri);
+    if (part?.rename && part === this.partOf(newUri)) return part.rename(oldUri, newUri);
     throw vscode.FileSystemError.NoPermissions(oldUri);
   }
 

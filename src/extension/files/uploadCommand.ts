@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { DamClient } from '../../api/client';
 import type { FieldInput } from '../../api/files';
 import type { FieldDefinition } from '../../api/schemas';
-import { dataTypeWords } from '../../core/records';
+import { fieldKindWords } from '../../core/records';
 import { explorerNodeArg } from '../commandArgs';
 import { Commands } from '../commandIds';
 import type { ConnectionManager } from '../connections/connectionManager';
@@ -244,7 +244,7 @@ export class UploadCommand {
           const d = defaultOf(def);
           const options = widgetOf(def) === 'options' ? optionsOf(def) : undefined;
           const shown = options ? d.optionIds.map((id) => options.find((o) => o.id === id)?.label ?? id).join(', ') : d.text;
-          return { label: fieldLabel(def), description: dataTypeWords(def.dataType), detail: d.text ? `default: ${shown}` : undefined, def };
+          return { label: fieldLabel(def), description: fieldKindWords({ dataType: def.dataType ?? '', options: optionsOf(def) }), detail: d.text ? `default: ${shown}` : undefined, def };
         }),
     );
     const picked = await vscode.window.showQuickPick(definitions, {

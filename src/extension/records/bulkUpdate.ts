@@ -9,11 +9,13 @@ import type { LoadedPlan, TenantModel, UndoPlan, UpdateReport } from '../../api/
 import {
   RECORD_STATUSES,
   coerceInput,
-  dataTypeWords,
   describeChanges,
   describePlan,
+  fieldKindWords,
+  fieldTitle,
   invertChangeSet,
   isListType,
+  nameHelps,
   readOnlyReason,
   readUpdateReport,
   updateReportText,
@@ -336,14 +338,14 @@ export class BulkUpdate {
       }
       case 'set':
       case 'clear': {
-        const def = await pickField(model.definitions, `${title}: ${kind === 'set' ? 'set' : 'clear'} which field?`);
+        const def = await pickField(client, model.definitions, `${title}: ${kind === 'set' ? 'set' : 'clear'} which field?`);
         if (!def) return undefined;
         let language: string | undefined;
         if (def.isLocalizable) {
           language = (
             await vscode.window.showQuickPick(
               model.languages.map((l) => ({ label: l.culture || 'neutral', description: l.name })),
-              { title: `${def.label || def.name} is localized: in which language?` },
+              { title: `${fieldTitle(def)} is kept in several languages: in which language?` },
             )
           )?.label;
           if (!language) return undefined;
@@ -356,37 +358,56 @@ export class BulkUpdate {
   }
 }
 
-async function pickField(definitions: readonly FieldDefinitionInfo[], title: string): Promise<FieldDefinitionInfo | undefined> {
-  const items = definitions
-    .filter((d) => !readOnlyReason(d))
-    .map((d) => ({
-      // As the record's form names it (its label), with the name the query language and the CLI use beside it.
-      label: d.label || d.name,
-      description: [d.label && d.label !== d.name ? d.name : undefined, dataTypeWords(d.dataType), d.isLocalizable ? 'localized' : undefined, d.isRequired ? 'required' : undefined].filter(Boolean).join(' · '),
+async function pickField(client: DamClient, definitions: readonly FieldDefinitionInfo[], title: string): Promise<FieldDefinitionInfo | undefined> {
+  const editable = definitions.filter((d) => !readOnlyReason(d));
+  const items = (async () => {
+    // A classification list says where its classifications come from, by path (the definition holds the root's id).
+    const roots = new Map<string, string>();
+    await Promise.all(
+      editable
+        .filter((d) => d.dataType === 'ClassificationList' && d.rootClassificationId)
+        .map(async (d) => {
+          const root = await client.recordEdits.classification(d.rootClassificationId!).catch(() => null);
+          if (root?.namePath) roots.set(d.name, root.namePath);
+        }),
+    );
+    return editable.map((d) => ({
+      // As the record's form names it (its label) and what it holds in words; the name the query language and the CLI
+      // use only where the label does not already say it.
+      label: fieldTitle(d),
+      description: [
+        fieldKindWords(d, roots.get(d.name)),
+        d.isLocalizable ? 'in several languages' : undefined,
+        d.isRequired ? 'required' : undefined,
+        nameHelps(d, editable) ? `named ${d.name} in queries` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · '),
       def: d,
     }));
-  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'A field, by its label or name' }))?.def;
+  })();
+  return (await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: 'A field, by its label' }))?.def;
 }
 
 /** The value to set, as the CLI's text (checked by the core as it is typed), option names, or a classification's path. */
 async function askValue(client: DamClient, def: FieldDefinitionInfo, title: string): Promise<unknown> {
   if (def.dataType === 'OptionList') {
     const picked = await vscode.window.showQuickPick(
-      (def.options ?? []).map((o) => ({ label: o.name, description: o.label && o.label !== o.name ? o.label : undefined })),
-      { title: `${def.label || def.name}: the options to set`, canPickMany: true },
+      (def.options ?? []).map((o) => ({ label: o.label || o.name, description: o.label && nameHelps(o) ? `named ${o.name} in queries` : undefined, name: o.name })),
+      { title: `${fieldTitle(def)}: the options to set`, canPickMany: true },
     );
-    return picked?.length ? picked.map((p) => p.label) : undefined;
+    return picked?.length ? picked.map((p) => p.name) : undefined;
   }
   if (def.dataType === 'ClassificationList') {
-    const c = await pickClassification(client, { title: `${def.label || def.name}: the classification to set` });
+    const c = await pickClassification(client, { title: `${fieldTitle(def)}: the classification to set` });
     return c ? [c.namePath || c.id] : undefined;
   }
   const list = isListType(def.dataType);
   // A list's items are typed separated by commas (`\,` for a comma inside one) or as a JSON list: the core splits the
   // text, as it does for `dam records update --set`.
   const text = await vscode.window.showInputBox({
-    title: `${title}: ${def.label || def.name}`,
-    prompt: `The new value of ${def.name} (${def.label && def.label !== def.name ? `“${def.label}”, ` : ''}${dataTypeWords(def.dataType)}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
+    title: `${title}: ${fieldTitle(def)}`,
+    prompt: `The new value of ${fieldTitle(def)} (${fieldKindWords(def)}${list ? ', several separated by commas; \\, for a comma inside one' : ''})`,
     validateInput: (t) => coerceInput(def, t).problem,
   });
   return text;

@@ -47,7 +47,7 @@ export class RecordsModule implements vscode.Disposable {
       deps.provider.updateRecord(s.recordId, { title, status, modifiedOn: s.modifiedOn ?? undefined });
       this.documents.recordChanged(s.recordId, vscode.FileChangeType.Changed, s.uri);
     });
-    this.renamedTabs = new RenamedTabs(deps.log, (uri) => this.documents.baseOf(uri)?.title);
+    this.renamedTabs = new RenamedTabs(deps.log, (uri) => this.documents.baseOf(uri)?.title, (to) => this.documents.expectMove(to));
     // A record a read or a save found deleted on the tenant leaves the tree (its rows would open nothing).
     this.deletedListener = this.documents.onDidFindDeleted((recordId) => deps.provider.removeRecord(recordId));
     // Record documents are of their own language (`dam-record`, so that they never auto-save) and take VS Code's JSON

@@ -171,6 +171,37 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     if (events.length) this.emitter.fire(events);
   }
 
+  /**
+   * Names under which a record document is about to be moved (a rename after its title changed, renamedTabs.ts): VS
+   * Code checks that a move's target does not exist, and any title of a record would otherwise read as its document.
+   */
+  private readonly arriving = new Set<string>();
+
+  /** Makes `to` a free name for a move of `from` (see `arriving`); the returned function ends that, moved or not. */
+  expectMove(to: vscode.Uri): () => void {
+    const key = to.toString();
+    this.arriving.add(key);
+    return () => this.arriving.delete(key);
+  }
+
+  /**
+   * Moves a record document to another name of the same record (its new title): the version model goes with it, so the
+   * moved document keeps its base, and VS Code moves the editor and its unsaved text. Any other rename is refused: a
+   * record document is named after its title, which changes in the document (an undo of that move, too).
+   */
+  rename(from: vscode.Uri, to: vscode.Uri): void {
+    const source = recordDocAddress(from);
+    const target = recordDocAddress(to);
+    const key = to.toString();
+    if (!source || !target || source.connectionId !== target.connectionId || source.recordId !== target.recordId || !this.arriving.has(key)) {
+      throw vscode.FileSystemError.NoPermissions('A record document is named after the record’s title: change the title in the document and save.');
+    }
+    this.arriving.delete(key);
+    const state = this.states.get(from.toString());
+    this.states.delete(from.toString());
+    if (state) this.states.set(key, state);
+  }
+
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     if (isRecordSchemaUri(uri)) {
       const bytes = await this.schemaBytes();
@@ -179,6 +210,7 @@ export class RecordDocuments implements DamFsPart, vscode.Disposable {
     // A record's folder exists as long as the document does (VS Code looks for it before writing a file it cannot
     // stat, and would try to create it).
     if (isRecordFolderUri(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (this.arriving.has(uri.toString())) throw vscode.FileSystemError.FileNotFound(uri);
     const address = this.address(uri);
     const state = this.state(uri);
     // Right after writeFile, VS Code stats the text it just saved; the reload we asked for stats what was just read.

@@ -91,6 +91,10 @@ export class RecordsFeature implements DamFsPart, vscode.Disposable {
     return this.load().documents.writeFile(uri, content);
   }
 
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri): void {
+    this.load().documents.rename(oldUri, newUri);
+  }
+
   /** DAM: Open Record from a tree row, a query-results row, a search hit, an id, or the palette (asks which record). */
   async open(arg?: unknown): Promise<vscode.TextEditor | undefined> {
     const given = targetsOfArgs(arg, undefined)[0];

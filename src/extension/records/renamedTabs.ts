@@ -1,8 +1,9 @@
-// A record document's URI carries the record's title (the tab shows it), and VS Code cannot rename an open document.
-// When a clean record document's text names another title than its URI (a save that changed the title, or a reload
-// that read a rename made elsewhere), its tabs are opened again under the URI of the new title, in the same group, at
-// the same place, with the same selection and scroll, and the old tabs close: the tab and the tree never disagree.
-// A document with unsaved edits keeps its tab until it is clean (saved or reverted).
+// A record document's URI carries the record's title (the tab shows it). When a record document's text names the
+// tenant's title and its URI another (a save that changed the title, or a reload that read a rename made elsewhere),
+// the document is moved to the URI of the new title as VS Code moves a renamed file (a workspace edit's renameFile):
+// VS Code replaces the editor in place, in every group, at the same position, with its view state and any unsaved
+// text, and no second tab shows on the way. Reopening it under the new URI and closing the old tab showed both tabs
+// for a moment, and had to wait for unsaved edits to be saved.
 import * as vscode from 'vscode';
 import { parseDocument } from '../../core/records';
 import type { DamLog } from '../log';
@@ -10,17 +11,18 @@ import { recordDocAddress, recordDocUri } from './recordUris';
 
 export class RenamedTabs implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
-  /** Documents being reopened now (a save and its reload both report the same rename). */
+  /** Documents being moved now (a save and its reload both report the same rename). */
   private readonly moving = new Set<string>();
 
   /**
-   * `baseTitle`: the title of the version the document's text is based on (the record documents' base). An edit's
-   * change event can arrive before VS Code marks the document dirty, so a clean-looking text is taken as the tenant's
-   * only when its title is the base's.
+   * `baseTitle`: the title of the version the document's text is based on (the record documents' base): the text's
+   * title is taken as the tenant's only when it is the base's (an unsaved edit of the title does not move anything).
+   * `expectMove`: makes the new URI free for the move (record documents answer every title of a record otherwise).
    */
   constructor(
     private readonly log: DamLog,
     private readonly baseTitle: (uri: vscode.Uri) => string | undefined,
+    private readonly expectMove: (to: vscode.Uri) => () => void,
   ) {
     this.disposables = [
       vscode.workspace.onDidSaveTextDocument((doc) => this.check(doc)),
@@ -30,10 +32,10 @@ export class RenamedTabs implements vscode.Disposable {
     ];
   }
 
-  /** The URI a record document's text belongs under, when it is the tenant's version and differs from its own. */
+  /** The URI a record document's text belongs under, when its title is the tenant's and differs from its URI's. */
   renamedUri(doc: vscode.TextDocument): vscode.Uri | undefined {
     const address = recordDocAddress(doc.uri);
-    if (!address || doc.isDirty) return undefined;
+    if (!address) return undefined;
     const parsed = parseDocument(doc.getText()).doc;
     if (!parsed || parsed.id.replace(/-/g, '').toLowerCase() !== address.recordId || parsed.title !== this.baseTitle(doc.uri)) return undefined;
     const uri = recordDocUri(address.connectionId, address.recordId, parsed.title);
@@ -46,48 +48,19 @@ export class RenamedTabs implements vscode.Disposable {
     const to = this.renamedUri(doc);
     if (!to) return;
     this.moving.add(key);
-    this.reopen(doc, to)
-      .catch((err: unknown) => this.log.warn(`Reopening ${doc.uri.path} as ${to.path}: ${err instanceof Error ? err.message : String(err)}`))
+    this.move(doc.uri, to)
+      .catch((err: unknown) => this.log.warn(`Moving ${doc.uri.path} to ${to.path}: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => this.moving.delete(key));
   }
 
-  private async reopen(doc: vscode.TextDocument, to: vscode.Uri): Promise<void> {
-    const from = doc.uri.toString();
-    const focused = vscode.window.activeTextEditor?.document.uri.toString() === from;
-    // What each group showed before anything moved: the tab objects change as tabs open and close, so each step
-    // reads the groups again by column.
-    const before = vscode.window.tabGroups.all
-      .map((g) => ({ column: g.viewColumn, groupActive: g.isActive, index: g.tabs.findIndex((t) => isTabOf(t, from)) }))
-      .filter((g) => g.index >= 0)
-      .map((g) => ({ ...g, tab: groupAt(g.column)!.tabs[g.index] }));
-    if (before.length === 0) return;
-    const next = await vscode.workspace.openTextDocument(to);
-    // The group the user looks at comes last, so that the focus ends where it was.
-    before.sort((a, b) => Number(a.groupActive) - Number(b.groupActive));
-    for (const { column, groupActive, index, tab } of before) {
-      if (!tab.isActive) {
-        // A tab in the background stays there: opened inactive (VS Code's `background` open option).
-        await vscode.commands.executeCommand('vscode.open', to, { viewColumn: column, preview: tab.isPreview, preserveFocus: true, background: true });
-      } else {
-        const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === from && e.viewColumn === column);
-        const shown = await vscode.window.showTextDocument(next, { viewColumn: column, preview: tab.isPreview, preserveFocus: !(focused && groupActive), ...(editor ? { selection: editor.selection } : {}) });
-        if (editor) {
-          shown.selections = editor.selections;
-          const top = editor.visibleRanges[0];
-          if (top) shown.revealRange(top, vscode.TextEditorRevealType.AtTop);
-        }
-        // The new tab takes the old one's place (VS Code opens it beside the active tab); moving acts on the active
-        // group's active editor, which it is only when the group has the focus.
-        const active = vscode.window.tabGroups.activeTabGroup;
-        if (active.viewColumn === column && active.activeTab && isTabOf(active.activeTab, to.toString())) {
-          await vscode.commands.executeCommand('moveActiveEditor', { to: 'position', value: index + 1 });
-        }
-      }
-      const old = groupAt(column)?.tabs.filter((t) => isTabOf(t, from)) ?? [];
-      // Never a tab with unsaved edits: closing it would ask to save them (the document then shows under both names
-      // until the user closes the old one).
-      const clean = old.filter((t) => !t.isDirty);
-      if (clean.length) await vscode.window.tabGroups.close(clean, true);
+  private async move(from: vscode.Uri, to: vscode.Uri): Promise<void> {
+    const done = this.expectMove(to);
+    try {
+      const edit = new vscode.WorkspaceEdit();
+      edit.renameFile(from, to, { overwrite: false });
+      if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the rename');
+    } finally {
+      done();
     }
     this.log.info(`The record's title changed: its document is now ${to.path}`);
   }
@@ -95,12 +68,4 @@ export class RenamedTabs implements vscode.Disposable {
   dispose(): void {
     this.disposables.forEach((d) => d.dispose());
   }
-}
-
-function isTabOf(tab: vscode.Tab, uri: string): boolean {
-  return tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri;
-}
-
-function groupAt(column: vscode.ViewColumn): vscode.TabGroup | undefined {
-  return vscode.window.tabGroups.all.find((g) => g.viewColumn === column);
 }

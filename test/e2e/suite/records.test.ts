@@ -264,10 +264,19 @@ describe('Records in VS Code', function () {
         const tenant = (await edits.open(id)).document;
         assert.equal(tenant.title, title);
         assert.notEqual(tenant.readOnly.modifiedOn, read);
-        // The editor reloads the record as the tenant holds it: its new dates, the same text a new read prints.
-        await until('the editor showing the tenant’s version', () => shownModifiedOn(doc) === tenant.readOnly.modifiedOn && !doc.isDirty);
-        assert.equal(doc.getText(), (await edits.open(id)).text);
-        assert.equal(dam.records.load().documents.baseOf(doc.uri)?.readOnly.modifiedOn, tenant.readOnly.modifiedOn);
+        // The document moved to its new title's URI as a renamed file moves (one editor, no second tab), and reloads the
+        // record as the tenant holds it: its new dates, the same text a new read prints.
+        const documents = dam.records.load().documents;
+        const to = documents.uriOf(id, title).toString();
+        const moved = await until('the document under its new title, showing the tenant’s version', () => {
+          const d = vscode.workspace.textDocuments.find((t) => t.uri.toString() === to && !t.isClosed);
+          return d && shownModifiedOn(d) === tenant.readOnly.modifiedOn && !d.isDirty && d;
+        });
+        assert.ok(doc.isClosed, 'the document under the old title is still open');
+        const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && [doc.uri.toString(), to].includes(t.input.uri.toString()));
+        assert.deepEqual(tabs.map((t) => (t.input as vscode.TabInputText).uri.toString()), [to]);
+        assert.equal(moved.getText(), (await edits.open(id)).text);
+        assert.equal(documents.baseOf(moved.uri)?.readOnly.modifiedOn, tenant.readOnly.modifiedOn);
         // The tree's rows of the record were told its new title (redrawn from the change, nothing read again).
         if (rows.length) assert.equal(rows[rows.length - 1], title);
       } finally {

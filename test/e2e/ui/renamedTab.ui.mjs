@@ -1,6 +1,7 @@
 // A record's title is part of its document's address (the tab shows it). After a save that changes the title the tab
-// used to keep the old one while the DAM Explorer showed the new: the document now reopens under the new title, in the
-// same place, clean, with the cursor where it was, and the old tab is gone.
+// used to keep the old one while the DAM Explorer showed the new; then the document reopened under the new title beside
+// the old tab, which closed after (two tabs for a moment). It now moves as a renamed file does: the one tab takes the
+// new title in place, clean, with the cursor where it was, and no second tab shows at any moment.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceValue } from './records.ui.mjs';
@@ -29,6 +30,28 @@ export default async function run({ page, runDir, screenshot }) {
   const renamed = `${words} (renamed)`;
   await replaceValue(page, 'title', JSON.stringify(renamed));
   await page.locator('.tabs-container .tab.dirty').first().waitFor({ state: 'visible' });
+  // The cursor on line 6, column 3: where it is after the rename too.
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget:visible input').first().fill(':6:3');
+  await page.keyboard.press('Enter');
+  const cursor = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first();
+  await cursor.filter({ hasText: 'Ln 6, Col 3' }).waitFor({ state: 'visible', timeout: 10_000 });
+  // Every frame the page paints from here on is looked at: the record must never show in two tabs on screen (VS Code
+  // itself may hold both tabs within one task while it swaps them, which no frame shows).
+  await page.evaluate(() => {
+    const tabs = () => [...document.querySelectorAll('.part.editor .tabs-container .tab')].map((t) => t.getAttribute('aria-label') ?? '');
+    const watched = (window.__damRecordTabs = { max: 0, seen: [], frames: 0 });
+    const sample = () => {
+      if (watched.stopped) return;
+      const all = tabs();
+      const n = all.filter((l) => l.includes('.dam-record.json')).length;
+      watched.frames++;
+      watched.max = Math.max(watched.max, n);
+      if (n > 1 && watched.seen.length < 3) watched.seen.push(all.join(' | '));
+      window.requestAnimationFrame(sample);
+    };
+    window.requestAnimationFrame(sample);
+  });
   await page.keyboard.press('Control+S');
 
   const newTab = page.locator('.tabs-container .tab', { hasText: `${renamed}.dam-record.json` }).first();
@@ -38,6 +61,12 @@ export default async function run({ page, runDir, screenshot }) {
   if ((await newTab.getAttribute('class')).includes('dirty')) throw new Error('the renamed record\'s tab is dirty');
   const labels = await tabLabels(page);
   if (labels.filter((l) => l.includes('.dam-record.json')).length !== 1) throw new Error(`the record is open in more than one tab: ${labels.join(', ')}`);
+  const watched = await page.evaluate(() => Object.assign(window.__damRecordTabs, { stopped: true }));
+  if (watched.frames < 2) throw new Error('no frame was painted while the record was saved and renamed');
+  if (watched.max > 1) throw new Error(`the record showed in ${watched.max} tabs on screen during the rename: ${watched.seen[0]}`);
+  await cursor.filter({ hasText: 'Ln 6, Col 3' }).waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
+    throw new Error(`the cursor moved in the rename: ${await cursor.innerText()}`);
+  });
   // The editor still shows the record, and the tree agrees with the tab.
   await page.locator('.part.editor .view-lines', { hasText: renamed }).first().waitFor({ state: 'visible', timeout: 30_000 });
   await findInDam(page, words);
