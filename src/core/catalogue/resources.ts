@@ -4,13 +4,15 @@
 // they win over a sample in a tutorial; the spec wins over both for anything it states.
 import { ACCESSORS_BY_DATA_TYPE, SEARCH_PROPERTIES, type QueryTarget } from '../search';
 import type { ResourceEntry, Source } from './model';
-import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, contract, members, notes, relations, sdkModel, sdkModule, spec } from './sources';
+import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, contract, docs, members, notes, relations, sdkModel, sdkModule, spec } from './sources';
 
 const SPEC_REPR = spec('Resources and their fields, Common representation rules');
 const SPEC_SELECT = spec('Endpoints, Selecting (request headers)');
 const SPEC_SEARCH = spec('Endpoints, Search expressions (filter, sort, advanced search)');
 const NOTES_SEARCH = notes('Search expressions in the wild');
 const CONTRACT_IDS = contract('Identifiers: users and user groups');
+const SETTINGCATEGORY_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/settingcategory');
+const FILETYPE_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetype');
 
 const searchable = (line: string, sources: readonly Source[]) => line.trim().split(/\s+/).map((property) => ({ property, sources }));
 
@@ -332,19 +334,20 @@ export const resources: Record<string, ResourceEntry> = {
   settingcategory: {
     name: 'settingcategory',
     sample: 'settingcategories',
-    sources: [sdkModel('SettingCategory'), sdkModule('setting-categories')],
-    members: [...members('id:guid name:string labels:array createdOn:date-time modifiedOn:date-time', [sdkModel('SettingCategory')]), ...members('tag:string?!', [sdkModel('SettingCategory')])],
-    relations: audit('SettingCategory'),
+    sources: [sdkModel('SettingCategory'), sdkModule('setting-categories'), SETTINGCATEGORY_DOCS],
+    members: [...members('id:guid name:string labels:array createdOn:date-time modifiedOn:date-time', [sdkModel('SettingCategory'), SETTINGCATEGORY_DOCS]), ...members('tag:string?!', [sdkModel('SettingCategory'), SETTINGCATEGORY_DOCS])],
+    relations: relations('createdby:user modifiedby:user', [sdkModel('SettingCategory'), SETTINGCATEGORY_DOCS]),
     note: 'A category each setting definition names (its categoryId) is listed; more are created and deleted through the module\'s routes.',
   },
   filetype: {
     name: 'filetype',
     sample: 'filetypes',
-    sources: [sdkModel('FileType'), sdkModule('file-types')],
+    sources: [sdkModel('FileType'), sdkModule('file-types'), docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetype')],
     members: [
-      ...members('id:guid name:string extension:string mimeType:string kind:string engineFormat:string labels:array createdOn:date-time modifiedOn:date-time', [sdkModel('FileType')]),
-      ...members('allowOrderResizeSource:boolean isCatalogable:boolean keepDocumentDimensions:boolean preferredExtension:boolean previewKeepDimensions:boolean previewRequired:boolean supportAssetResize:boolean supportAssetWatermark:boolean', [sdkModel('FileType')]),
-      ...members('catalogActions:array mediaEngines:array previewPlayers:array registeredFields:array registeredFieldGroups:array icon:string thumbnail:string', [sdkModel('FileType')]),
+      ...members('id:guid name:string extension:string mimeType:string kind:string engineFormat:string labels:array createdOn:date-time modifiedOn:date-time', [sdkModel('FileType'), FILETYPE_DOCS]),
+      ...members('isCatalogable:boolean preferredExtension:boolean previewKeepDimensions:boolean previewRequired:boolean supportAssetResize:boolean supportAssetWatermark:boolean', [sdkModel('FileType'), FILETYPE_DOCS]),
+      ...members('catalogActions:array mediaEngines:array previewPlayers:array registeredFields:array registeredFieldGroups:array', [sdkModel('FileType'), FILETYPE_DOCS]),
+      ...members('allowOrderResizeSource:boolean keepDocumentDimensions:boolean icon:string thumbnail:string', [sdkModel('FileType')], 'In the SDK\'s model, not on the service\'s filetype page (whose create example sends icon and thumbnail as upload tokens): the model wins, since a typed client reads them; the emulator keeps no pictures, so the strings are empty.'),
       { ...members('previewFormat:string', [sdkModel('FileType')], 'Jpg | Png (the model\'s enum).')[0], default: 'Jpg' },
       ...members('tag:string?!', [sdkModel('FileType')]),
     ],

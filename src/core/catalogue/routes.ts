@@ -31,6 +31,9 @@ const OPS = spec('Endpoints, Work-management API');
 const NOTES_OPS = notes('Work management');
 const NOTES_ROUTES = notes('Other routes live clients use');
 const NOTES_FILES = notes('More of what public clients send and read: Records and files');
+/** The file resource's page of the service's documentation: its checkout and undocheckout actions. */
+const FILE_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/file');
+const SETTINGCATEGORY_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/settingcategory');
 
 export const routes: RouteEntry[] = [
   // Discovery
@@ -177,11 +180,12 @@ export const routes: RouteEntry[] = [
   core('GET', '/settingcategories', [sdkModule('setting-categories')], { resource: 'settingcategory', collection: true }),
   core('GET', '/settingcategory/{id}', [sdkModule('setting-categories')], { resource: 'settingcategory' }),
   core('POST', '/settingcategories', [sdkModule('setting-categories')], { resource: 'settingcategory' }),
-  core('DELETE', '/settingcategory/{id}', [sdkModule('setting-categories')], { note: 'A category a setting definition names cannot be deleted (400); one created through the API can.' }),
-  ...crud('filetypes', 'filetype', [sdkModule('file-types')]),
+  core('PUT', '/settingcategory/{id}', [SETTINGCATEGORY_DOCS], { note: 'On the service\'s settingcategory page (edit: 204, 404), not in the SDK\'s module: the page wins, being the service\'s own. A category the definitions name is kept once changed.' }),
+  core('DELETE', '/settingcategory/{id}', [sdkModule('setting-categories'), SETTINGCATEGORY_DOCS], { note: 'A category a setting definition names cannot be deleted (400); one created through the API can.' }),
+  ...crud('filetypes', 'filetype', [sdkModule('file-types'), docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetypepagedcollection')]),
   core('GET', '/record/{id}/locks', [sdkModule('record-locks')], { note: 'The record\'s active locks ({ items }, the SDK\'s RecordLocks); the emulator takes none, so items is empty.' }),
-  core('POST', '/file/{id}/checkouts', [sdkModule('files')], { note: 'Checks the file out to the caller (checkedOut, checkedOutOn, checkedoutby); 204.' }),
-  core('DELETE', '/file/{id}/checkouts', [sdkModule('files')], { note: 'Checks the file back in; 204.' }),
+  core('POST', '/file/{id}/checkouts', [sdkModule('files'), FILE_DOCS], { note: 'Checks the file out to the caller (checkedOut, checkedOutOn, checkedoutby); 204.' }),
+  core('DELETE', '/file/{id}/checkouts', [sdkModule('files'), FILE_DOCS], { note: 'Checks the file back in; 204.' }),
   core('POST', '/records/edits', [docs('https://training3.dam.aprimo.com/api/core/docs/resources/recordpagedcollection')], { resource: 'record', note: 'The record collection\'s page lists it as createdraft, "creates a new record as draft": the body of POST /records, the status Draft whatever it says.' }),
 
   // Upload service ({upload_url}, from the host root)

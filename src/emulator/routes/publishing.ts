@@ -226,9 +226,9 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   });
 
   // File types and setting categories: those the tenant's data implies, and those kept
-  for (const [kind, plural, type, methods] of [
-    ['filetype', 'filetypes', fileTypeType, ['PUT', 'DELETE']],
-    ['settingcategory', 'settingcategories', settingCategoryType, ['DELETE']],
+  for (const [kind, plural, type] of [
+    ['filetype', 'filetypes', fileTypeType],
+    ['settingcategory', 'settingcategories', settingCategoryType],
   ] as const) {
     route(app, ctx, {
       method: 'GET',
@@ -261,21 +261,19 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
         return created(reply, `${core(rc)}/${kind}/${id}`, await render(type, await configurationObjects.find(ctx.store, kind, id), rc));
       },
     });
-    if ((methods as readonly string[]).includes('PUT')) {
-      route(app, ctx, {
-        method: 'PUT',
-        url: `${base}/${kind}/:id`,
-        summary: `Change a ${kind}: only the members sent`,
-        tag,
-        params: IdParams,
-        body: ObjectBody,
-        responses: { 204: { description: 'Changed' } },
-        handler: async ({ params, body, reply, caller }) => {
-          await tenantObjects.update(ctx.store, kind, params.id, body, String(caller().userId));
-          return noContent(reply);
-        },
-      });
-    }
+    route(app, ctx, {
+      method: 'PUT',
+      url: `${base}/${kind}/:id`,
+      summary: `Change a ${kind}: only the members sent`,
+      tag,
+      params: IdParams,
+      body: ObjectBody,
+      responses: { 204: { description: 'Changed' } },
+      handler: async ({ params, body, reply, caller }) => {
+        await tenantObjects.update(ctx.store, kind, params.id, body, String(caller().userId));
+        return noContent(reply);
+      },
+    });
     route(app, ctx, {
       method: 'DELETE',
       url: `${base}/${kind}/:id`,
