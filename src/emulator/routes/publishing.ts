@@ -168,7 +168,7 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     summary: 'Read a public URI (none is published on the emulator: every id answers 404)',
     tag,
     params: IdParams,
-    responses: {},
+    responses: { 404: { description: 'No public URI with that id (none is published)' } },
     handler: async ({ params }) => {
       throw errors.noDataFound('public uri', params.id.slice(0, 100));
     },
