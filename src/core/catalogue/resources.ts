@@ -4,13 +4,15 @@
 // they win over a sample in a tutorial; the spec wins over both for anything it states.
 import { ACCESSORS_BY_DATA_TYPE, SEARCH_PROPERTIES, type QueryTarget } from '../search';
 import type { ResourceEntry, Source } from './model';
-import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, contract, members, notes, relations, sdkModel, spec } from './sources';
+import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, contract, docs, members, notes, relations, sdkModel, sdkModule, spec } from './sources';
 
 const SPEC_REPR = spec('Resources and their fields, Common representation rules');
 const SPEC_SELECT = spec('Endpoints, Selecting (request headers)');
 const SPEC_SEARCH = spec('Endpoints, Search expressions (filter, sort, advanced search)');
 const NOTES_SEARCH = notes('Search expressions in the wild');
 const CONTRACT_IDS = contract('Identifiers: users and user groups');
+const SETTINGCATEGORY_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/settingcategory');
+const FILETYPE_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetype');
 
 const searchable = (line: string, sources: readonly Source[]) => line.trim().split(/\s+/).map((property) => ({ property, sources }));
 
@@ -292,5 +294,64 @@ export const resources: Record<string, ResourceEntry> = {
       ...members('tag:string?!', [sdkModel('Rule')]),
     ],
     relations: [...relations('conditions:rulecondition[] actions:ruleaction[]', [sdkModel('Rule')]), ...audit('Rule')],
+  },
+  // Issue 36 (audit against the service's documentation and SDK): resources the SDK's modules read and write that the
+  // catalogue lacked. Each is modelled far enough that its documented reads, writes and relations behave.
+  publiclink: {
+    name: 'publiclink',
+    sample: 'fileversion/{fileversion}/publiclinks',
+    sources: [sdkModel('PublicLink'), sdkModule('public-links')],
+    members: [
+      ...members('id:guid createdOn:date-time modifiedOn:date-time uri:string provider:string canDelete:boolean fileSize:integer', [sdkModel('PublicLink')]),
+      ...members('recordId:guid? fileVersionId:guid? additionalFileId:guid? renditionName:string?', [sdkModel('PublicLink'), sdkModule('public-links')], 'The module\'s create names exactly one target (recordId, fileVersionId or additionalFileId); the model types each as a string. The emulator fills the record (and, for an additional file, the version) a target belongs to, and answers null for the rest.'),
+      ...members('origin:string status:string', [sdkModel('PublicLink')], 'Order | Api and Pending | Published | Failed | Overwritten | Tobedeleted: a link made through the API is Api, and the emulator publishes at once, so Published.'),
+    ],
+    relations: audit('PublicLink'),
+  },
+  rendition: {
+    name: 'rendition',
+    sample: 'fileversion/{fileversion}/renditions',
+    sources: [sdkModel('Rendition'), sdkModule('renditions'), sdkModule('file-versions')],
+    members: [
+      ...members('id:guid name:string type:string extension:string width:integer height:integer resizeWidth:integer resizeHeight:integer', [sdkModel('Rendition')]),
+      ...members('uri:string! preview:string!', [sdkModel('Rendition')], 'Shown when selected (select-rendition: Uri, Preview), as the model\'s comments say.'),
+      ...members('publishedUri:string?!', [sdkModel('Rendition')], 'The URI of the rendition\'s published public link (select-rendition: PublishedUri); null when it has none.'),
+    ],
+    relations: relations('publiclinks:publiclink[]', [sdkModel('Rendition')]),
+    note: 'The emulator\'s renditions are the additional files its CreateRenditions jobs make (additionalfile): the same id, read as a rendition.',
+  },
+  downloadlink: {
+    name: 'downloadlink',
+    sample: 'downloadlinks',
+    sources: [sdkModel('DownloadLink'), sdkModule('download-links')],
+    members: [
+      ...members('id:guid createdOn:date-time deliveredFiles:array description:string downloadAgreementIds:array failedRecordsCount:integer failedTargetsCount:integer status:string succeededRecordsCount:integer title:string type:string', [sdkModel('DownloadLink')]),
+      ...members('errorDescription:string?', [sdkModel('DownloadLink')]),
+    ],
+    relations: [...relations('targets:downloadlinktarget[] createdby:user', [sdkModel('DownloadLink')])],
+    note: 'The SDK: "download links are outputs from maintenance jobs and orders". The emulator\'s are its download orders, by the order\'s id.',
+  },
+  settingcategory: {
+    name: 'settingcategory',
+    sample: 'settingcategories',
+    sources: [sdkModel('SettingCategory'), sdkModule('setting-categories'), SETTINGCATEGORY_DOCS],
+    members: [...members('id:guid name:string labels:array createdOn:date-time modifiedOn:date-time', [sdkModel('SettingCategory'), SETTINGCATEGORY_DOCS]), ...members('tag:string?!', [sdkModel('SettingCategory'), SETTINGCATEGORY_DOCS])],
+    relations: relations('createdby:user modifiedby:user', [sdkModel('SettingCategory'), SETTINGCATEGORY_DOCS]),
+    note: 'A category each setting definition names (its categoryId) is listed; more are created and deleted through the module\'s routes.',
+  },
+  filetype: {
+    name: 'filetype',
+    sample: 'filetypes',
+    sources: [sdkModel('FileType'), sdkModule('file-types'), docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetype')],
+    members: [
+      ...members('id:guid name:string extension:string mimeType:string kind:string engineFormat:string labels:array createdOn:date-time modifiedOn:date-time', [sdkModel('FileType'), FILETYPE_DOCS]),
+      ...members('isCatalogable:boolean preferredExtension:boolean previewKeepDimensions:boolean previewRequired:boolean supportAssetResize:boolean supportAssetWatermark:boolean', [sdkModel('FileType'), FILETYPE_DOCS]),
+      ...members('catalogActions:array mediaEngines:array previewPlayers:array registeredFields:array registeredFieldGroups:array', [sdkModel('FileType'), FILETYPE_DOCS]),
+      ...members('allowOrderResizeSource:boolean keepDocumentDimensions:boolean icon:string thumbnail:string', [sdkModel('FileType')], 'In the SDK\'s model, not on the service\'s filetype page (whose create example sends icon and thumbnail as upload tokens): the model wins, since a typed client reads them; the emulator keeps no pictures, so the strings are empty.'),
+      { ...members('previewFormat:string', [sdkModel('FileType')], 'Jpg | Png (the model\'s enum).')[0], default: 'Jpg' },
+      ...members('tag:string?!', [sdkModel('FileType')]),
+    ],
+    relations: [...relations('icon:image thumbnail:image', [sdkModel('FileType')]), ...audit('FileType')],
+    note: 'A file type for each extension the tenant\'s file versions have is listed (what a tenant catalogued them with); more are created, changed and deleted through the module\'s routes.',
   },
 };

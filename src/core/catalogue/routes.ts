@@ -31,6 +31,9 @@ const OPS = spec('Endpoints, Work-management API');
 const NOTES_OPS = notes('Work management');
 const NOTES_ROUTES = notes('Other routes live clients use');
 const NOTES_FILES = notes('More of what public clients send and read: Records and files');
+/** The file resource's page of the service's documentation: its checkout and undocheckout actions. */
+const FILE_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/file');
+const SETTINGCATEGORY_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/settingcategory');
 
 export const routes: RouteEntry[] = [
   // Discovery
@@ -161,6 +164,29 @@ export const routes: RouteEntry[] = [
 
   // Legacy small-file upload on the content host
   core('POST', '/uploads', [notes('More of what public clients send and read: Uploads')]),
+
+  // Issue 36: what the SDK's modules and the service's documentation list that the catalogue lacked (content API)
+  core('GET', '/fileversion/{id}/renditions', [sdkModule('file-versions')], { resource: 'rendition', collection: true }),
+  core('GET', '/rendition/{id}', [sdkModule('renditions')], { resource: 'rendition' }),
+  core('GET', '/fileversion/{id}/publiclinks', [sdkModule('file-versions')], { resource: 'publiclink', collection: true }),
+  core('POST', '/publiclinks', [sdkModule('public-links')], { resource: 'publiclink' }),
+  core('GET', '/publiclink/{id}', [sdkModule('public-links')], { resource: 'publiclink' }),
+  core('PUT', '/publiclink/{id}', [sdkModule('public-links')], { note: 'Only uri, provider, renditionName and fileSize change; a target id sent that differs is a 400 (the module: "target ids cannot be changed after creation").' }),
+  core('DELETE', '/publiclink/{id}', [sdkModule('public-links')]),
+  core('GET', '/fileversion/{id}/publicuris', [sdkModule('file-versions')], { collection: true, note: 'The emulator publishes nothing to a CDN of its own: an empty collection, as on a tenant where none was published.' }),
+  core('GET', '/publicuri/{id}', [sdkModule('public-uris')], { note: 'Served; with no public URI published, every id answers the 404 error object.' }),
+  core('GET', '/downloadlinks', [sdkModule('download-links')], { resource: 'downloadlink', collection: true }),
+  core('GET', '/downloadlink/{id}', [sdkModule('download-links')], { resource: 'downloadlink' }),
+  core('GET', '/settingcategories', [sdkModule('setting-categories')], { resource: 'settingcategory', collection: true }),
+  core('GET', '/settingcategory/{id}', [sdkModule('setting-categories')], { resource: 'settingcategory' }),
+  core('POST', '/settingcategories', [sdkModule('setting-categories')], { resource: 'settingcategory' }),
+  core('PUT', '/settingcategory/{id}', [SETTINGCATEGORY_DOCS], { note: 'On the service\'s settingcategory page (edit: 204, 404), not in the SDK\'s module: the page wins, being the service\'s own. A category the definitions name is kept once changed.' }),
+  core('DELETE', '/settingcategory/{id}', [sdkModule('setting-categories'), SETTINGCATEGORY_DOCS], { note: 'A category a setting definition names cannot be deleted (400); one created through the API can.' }),
+  ...crud('filetypes', 'filetype', [sdkModule('file-types'), docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetypepagedcollection')]),
+  core('GET', '/record/{id}/locks', [sdkModule('record-locks')], { note: 'The record\'s active locks ({ items }, the SDK\'s RecordLocks); the emulator takes none, so items is empty.' }),
+  core('POST', '/file/{id}/checkouts', [sdkModule('files'), FILE_DOCS], { note: 'Checks the file out to the caller (checkedOut, checkedOutOn, checkedoutby); 204.' }),
+  core('DELETE', '/file/{id}/checkouts', [sdkModule('files'), FILE_DOCS], { note: 'Checks the file back in; 204.' }),
+  core('POST', '/records/edits', [docs('https://training3.dam.aprimo.com/api/core/docs/resources/recordpagedcollection')], { resource: 'record', note: 'The record collection\'s page lists it as createdraft, "creates a new record as draft": the body of POST /records, the status Draft whatever it says.' }),
 
   // Upload service ({upload_url}, from the host root)
   r('upload', 'POST', '/uploads', [UPLOADS, sdkModule('uploader')]),

@@ -1,11 +1,12 @@
-// Collections, watermarks and rules: kept as objects of a kind with their members as sent (the catalogue supplies the
-// members a client sends none of), and a static collection's records. Enough for their documented reads, writes and
-// relations; the service's behaviour behind them (applying a watermark, running a rule) is not emulated.
+// Collections, watermarks, rules, public links, and the file types and setting categories created through the API:
+// kept as objects of a kind with their members as sent (the catalogue supplies the members a client sends none of),
+// and a static collection's records. Enough for their documented reads, writes and relations; the service's behaviour
+// behind them (applying a watermark, running a rule, publishing to a CDN) is not emulated.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../errors';
 import type { Queryable } from '../storage/store';
 
-export type ObjectKind = 'collection' | 'watermark' | 'rule';
+export type ObjectKind = 'collection' | 'watermark' | 'rule' | 'publiclink' | 'filetype' | 'settingcategory';
 
 export interface ObjectRow {
   kind: ObjectKind;
@@ -24,7 +25,10 @@ function members(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([k]) => !SERVER_MEMBERS.has(k.toLowerCase())));
 }
 
-const WHAT: Record<ObjectKind, string> = { collection: 'collection', watermark: 'watermark', rule: 'rule' };
+const WHAT: Record<ObjectKind, string> = { collection: 'collection', watermark: 'watermark', rule: 'rule', publiclink: 'public link', filetype: 'file type', settingcategory: 'setting category' };
+
+/** Kinds whose objects are named (a public link is not: it is a URI for a target). */
+const NAMED = (kind: ObjectKind) => kind !== 'publiclink';
 
 export const configurationObjects = {
   async list(db: Queryable, kind: ObjectKind): Promise<ObjectRow[]> {
@@ -32,15 +36,19 @@ export const configurationObjects = {
   },
 
   async find(db: Queryable, kind: ObjectKind, id: string): Promise<ObjectRow> {
-    const key = id.replace(/-/g, '').toLowerCase();
-    const [row] = await db.query<ObjectRow>('SELECT * FROM configuration_objects WHERE kind = $1 AND id = $2', [kind, key]);
+    const row = await configurationObjects.get(db, kind, id);
     if (!row) throw errors.noDataFound(WHAT[kind], id);
     return row;
   },
 
-  async create(db: Queryable, kind: ObjectKind, body: Record<string, unknown>, userId: string): Promise<string> {
-    if (typeof body.name !== 'string' || !body.name.trim()) throw errors.validation(`A ${WHAT[kind]} needs a name.`);
-    const id = randomUUID().replace(/-/g, '');
+  async get(db: Queryable, kind: ObjectKind, id: string): Promise<ObjectRow | undefined> {
+    const key = id.replace(/[{}-]/g, '').toLowerCase();
+    return (await db.query<ObjectRow>('SELECT * FROM configuration_objects WHERE kind = $1 AND id = $2', [kind, key]))[0];
+  },
+
+  /** `id`: the id of an object the emulator derives (a file type, a setting category) that a write now keeps. */
+  async create(db: Queryable, kind: ObjectKind, body: Record<string, unknown>, userId: string, id = randomUUID().replace(/-/g, '')): Promise<string> {
+    if (NAMED(kind) && (typeof body.name !== 'string' || !body.name.trim())) throw errors.validation(`A ${WHAT[kind]} needs a name.`);
     await db.query('INSERT INTO configuration_objects (kind, id, body, created_by, modified_by) VALUES ($1, $2, $3, $4, $4)', [kind, id, members(body), userId]);
     return id;
   },
@@ -52,7 +60,7 @@ export const configurationObjects = {
       if (v === null) delete next[k];
       else next[k] = v;
     }
-    if ('name' in next && (typeof next.name !== 'string' || !next.name.trim())) throw errors.validation(`A ${WHAT[row.kind]} needs a name.`);
+    if (NAMED(row.kind) && 'name' in next && (typeof next.name !== 'string' || !next.name.trim())) throw errors.validation(`A ${WHAT[row.kind]} needs a name.`);
     await db.query('UPDATE configuration_objects SET body = $3, modified_on = now(), modified_by = $4 WHERE kind = $1 AND id = $2', [row.kind, row.id, next, userId]);
   },
 

@@ -17,6 +17,7 @@ export interface FileRow {
   record_id: string;
   is_master: boolean;
   checked_out_by: number | null;
+  checked_out_on: Date | null;
   created_on: Date;
   modified_on: Date;
 }

@@ -34,7 +34,8 @@ const user = (key: string, column: 'created_by' | 'modified_by'): Relation<Objec
   load: (o, rc) => (o[column] === null ? Promise.resolve(null) : oneUser(rc, o[column] as never)),
 });
 
-function objectType(kind: ObjectKind, extra: (o: ObjectRow) => Record<string, unknown>, relations: Relation<ObjectRow>[] = []) {
+/** A kept object as a HAL resource: its members as kept, `extra` over them, its creator and last editor linked. */
+export function objectType(kind: ObjectKind, extra: (o: ObjectRow) => Record<string, unknown>, relations: Relation<ObjectRow>[] = []) {
   return defineType<ObjectRow>({
     name: kind,
     self: (o, rc) => `${core(rc)}/${kind}/${o.id}`,
@@ -69,7 +70,7 @@ export const watermarkType = objectType('watermark', () => ({}));
 export const ruleType = objectType('rule', () => ({}));
 
 const TYPES = { collection: collectionType, watermark: watermarkType, rule: ruleType } as const;
-const PLURAL: Record<ObjectKind, string> = { collection: 'collections', watermark: 'watermarks', rule: 'rules' };
+const PLURAL: Record<keyof typeof TYPES, string> = { collection: 'collections', watermark: 'watermarks', rule: 'rules' };
 
 const ObjectBody = z.record(z.string(), z.unknown());
 const IdParams = z.object({ id: Segment });

@@ -2,6 +2,7 @@
 // `/download` route that answers the bytes behind a signed download URI.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { userGuid } from '../../core/contract';
 import type { EmulatorContext } from '../context';
 import { core, load } from '../domain/model';
 import {
@@ -22,6 +23,7 @@ import {
   type FileVersionRow,
   type ImageRow,
 } from '../domain/files';
+import { derivedId, publicLinks, renditions, tenantObjects } from '../domain/publishing';
 import { defineType, normaliseGuid, render, renderContext, type RenderContext } from '../hal';
 import { Segment, route } from '../routeTable';
 import { AdditionalFileSchema, FileSchema, FileVersionSchema, ImageSchema, list as listOf } from '../schemas';
@@ -34,8 +36,25 @@ const pending = (v: FileVersionRow) => !v.blob && v.generator !== null;
 export const fileType = defineType<FileRow>({
   name: 'file',
   self: (f, rc) => `${core(rc)}/file/${f.id}`,
-  attributes: (f) => ({ id: f.id, recordId: f.record_id, isMaster: f.is_master, checkedOutBy: f.checked_out_by, createdOn: iso(f.created_on), modifiedOn: iso(f.modified_on) }),
+  attributes: (f) => ({
+    id: f.id,
+    recordId: f.record_id,
+    isMaster: f.is_master,
+    checkedOutBy: f.checked_out_by,
+    // POST/DELETE /file/{id}/checkouts (aprimo-js `files`).
+    checkedOut: f.checked_out_by !== null,
+    checkedOutOn: f.checked_out_by !== null && f.checked_out_on ? iso(f.checked_out_on) : null,
+    createdOn: iso(f.created_on),
+    modifiedOn: iso(f.modified_on),
+  }),
   relations: [
+    {
+      key: 'checkedoutby',
+      type: 'user',
+      many: false,
+      href: (f, rc) => `${core(rc)}/user/${f.checked_out_by === null ? '' : userGuid(f.checked_out_by)}`,
+      load: async (f, rc) => (f.checked_out_by === null ? null : ((await load.users(rc.ctx.store, [f.checked_out_by]))[0] ?? null)),
+    },
     { key: 'fileversions', type: 'fileversion', many: true, href: (f, rc) => `${core(rc)}/file/${f.id}/fileversions`, load: (f, rc) => loadFiles.versionsOfFile(rc.ctx.store, f.id) },
     {
       key: 'latestversion',
@@ -89,11 +108,19 @@ export const fileVersionType = defineType<FileVersionRow>({
     { key: 'preview', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/preview`, load: (v, rc) => imageOf(rc, 'preview', v) },
     { key: 'thumbnail', type: 'image', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/thumbnail`, load: (v, rc) => imageOf(rc, 'thumbnail', v) },
     { key: 'file', type: 'file', many: false, href: (v, rc) => `${core(rc)}/file/${v.file_id}`, load: async (v, rc) => (await loadFiles.file(rc.ctx.store, v.file_id)) ?? null },
-    // What public clients select besides (real-service-notes, second round). The emulator publishes no public links or
-    // CDN URIs, so those two are empty lists, as on a tenant where none was made (and `HasPublicUri` is false).
-    { key: 'filetype', type: 'filetype', many: false, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/filetype`, load: async (v) => fileTypeOf(v) },
-    { key: 'publiclinks', type: 'publiclink', many: true, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/publiclinks`, load: async () => [] },
+    // What public clients select besides (real-service-notes, second round). Public links are kept (POST /publiclinks);
+    // the emulator publishes to no CDN of its own, so publicuris is an empty list, as on a tenant where none was made
+    // (and `HasPublicUri` is false). The file type is the tenant's for the version's extension (GET /filetypes).
+    {
+      key: 'filetype',
+      type: 'filetype',
+      many: false,
+      href: (v, rc) => `${core(rc)}/filetype/${derivedId('filetype', v.extension)}`,
+      load: (v, rc) => tenantObjects.fileTypeOf(rc.ctx.store, v.extension, v.mime_type),
+    },
+    { key: 'publiclinks', type: 'publiclink', many: true, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/publiclinks`, load: (v, rc) => publicLinks.byMember(rc.ctx.store, 'fileVersionId', v.id) },
     { key: 'publicuris', type: 'publicuri', many: true, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/publicuris`, load: async () => [] },
+    { key: 'renditions', type: 'rendition', many: true, href: (v, rc) => `${core(rc)}/fileversion/${v.id}/renditions`, load: (v, rc) => renditions.ofVersion(rc.ctx.store, v.id) },
   ],
 });
 
@@ -122,6 +149,13 @@ export const additionalFileType = defineType<AdditionalFileRow>({
   relations: [
     { key: 'download', type: 'download', many: false, href: (a, rc) => downloadUri(rc, 'additionalfile', a.id), load: async (a, rc) => ({ href: downloadUri(rc, 'additionalfile', a.id) }) },
     { key: 'fileversion', type: 'fileversion', many: false, href: (a, rc) => `${core(rc)}/fileversion/${a.file_version_id}`, load: async (a, rc) => (await loadFiles.version(rc.ctx.store, a.file_version_id)) ?? null },
+    {
+      key: 'publiclink',
+      type: 'publiclink',
+      many: false,
+      href: (a, rc) => `${core(rc)}/additionalfile/${a.id}/publiclink`,
+      load: async (a, rc) => (await publicLinks.byMember(rc.ctx.store, 'additionalFileId', a.id))[0] ?? null,
+    },
   ],
 });
 
@@ -149,12 +183,6 @@ export const imageType = defineType<ImageRow>({
     { key: 'fileversion', type: 'fileversion', many: false, href: (i, rc) => `${core(rc)}/fileversion/${i.version.id}`, load: async (i) => i.version },
   ],
 });
-
-/** A version's file type as `select-fileversion: filetype` embeds it. */
-function fileTypeOf(v: FileVersionRow) {
-  const kind = v.mime_type.split('/')[0];
-  return { name: v.extension.toUpperCase(), extension: v.extension, mimeType: v.mime_type, kind: kind === 'application' ? 'Document' : kind.charAt(0).toUpperCase() + kind.slice(1) };
-}
 
 const IdParams = z.object({ id: Segment });
 const ImageQuery = z.object({ fileVersionId: z.string().max(100).optional(), recordId: z.string().max(100).optional() }).loose();

@@ -19,6 +19,7 @@ import { register as emulatorState } from '../state/routes';
 import { register as webPages } from './webPages';
 import { register as configuration } from './configuration';
 import { register as configurationObjects } from './configurationObjects';
+import { register as publishing } from './publishing';
 import { register as catalogueRelations } from './catalogueRelations';
 
-export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages, configuration, configurationObjects, catalogueRelations];
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages, configuration, configurationObjects, publishing, catalogueRelations];

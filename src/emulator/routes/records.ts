@@ -93,12 +93,14 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
   });
   route(app, ctx, {
     method: 'POST',
-    url: [`${base}/record`, `${base}/records`],
-    summary: 'Create a record (files from upload tokens, classifications, fields)',
+    url: [`${base}/record`, `${base}/records`, `${base}/records/edits`],
+    summary: 'Create a record (files from upload tokens, classifications, fields); /records/edits creates it as a draft',
     tag,
     body: RecordBody,
     responses: { 201: { description: 'The new record', schema: RecordSchema } },
-    handler: async ({ body, request, reply, caller }) => {
+    handler: async ({ body: sent, request, reply, caller }) => {
+      // The service's documentation (the record collection's page): POST /records/edits "creates a new record as draft".
+      const body = /\/records\/edits\/?$/i.test(request.routeOptions.url ?? '') ? { ...sent, status: 'Draft' } : sent;
       const id = newGuid();
       const now = ctx.clock.now();
       await ctx.store.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import { Rights } from '../caller';
 import type { EmulatorContext } from '../context';
 import { core } from '../domain/model';
 import { EN_US } from '../domain/languages';
+import { categoryIdOf } from '../domain/publishing';
 import { settings, type SettingDefinitionRow, type SettingRow } from '../domain/settings';
 import { defineType, render, renderContext } from '../hal';
 import { ListQuery, Segment, created, noContent, route } from '../routeTable';
@@ -20,6 +21,8 @@ export const settingDefinitionType = defineType<SettingDefinitionRow>({
     id: d.id,
     name: d.name,
     category: d.category,
+    // The category's id, as GET /settingcategories lists it (issue 36).
+    categoryId: categoryIdOf(d.category),
     dataType: d.data_type,
     description: d.description,
     defaultValue: d.default_value,
