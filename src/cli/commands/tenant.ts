@@ -19,7 +19,7 @@ import {
 } from '../../core/tenant';
 import { applyPlan, pullTenant } from '../../api/tenant';
 import { runProbe } from '../../api/probe';
-import { PROBE_FILE, compareProbes, parseProbe, probeText, summaryLine, type Probe } from '../../core/probe';
+import { PROBE_FILE, compareProbes, parseProbe, probeRoutes, probeText, summaryLine, type Probe } from '../../core/probe';
 import { cliErrorMessage } from '../errors';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
@@ -269,7 +269,7 @@ const probe: Command = {
     const otherIo = { ...io, env: otherEnv };
     const { profile } = resolveConnection(otherValues, otherEnv);
     const client = connect(otherValues, otherIo);
-    const routes = Object.values(first.routes).map(({ api, path, resource, collection, select, from }) => ({ api, path, resource, collection, select, from }));
+    const routes = probeRoutes(first);
     const second = await runProbe(client, { routes, signal: io.signal, onProgress }).catch((err) => unreachable(err, profile.endpoints.core));
     const labels = { first: 'tenant', second: profile.kind === 'emulator' ? 'emulator' : 'other tenant' };
     const comparison = compareProbes(first, second, labels);
