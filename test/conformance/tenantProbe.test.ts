@@ -86,6 +86,7 @@ describeEachBackend('dam tenant probe', { seed: undefined }, (env) => {
   it('writes the shape of each answer, sorted, without values, ids or addresses', async () => {
     const run = await runDam(['tenant', 'probe', join(home, 'self')], { DAM_URL: env().url });
     assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '', 'no progress when stderr is not a terminal');
     const text = await readFile(join(home, 'self', 'probe.json'), 'utf8');
     const probe = JSON.parse(text) as { format: string; routes: Record<string, { status?: number; members?: Record<string, string> }> };
     assert.equal(probe.format, 'dam-probe/1');
@@ -98,9 +99,11 @@ describeEachBackend('dam tenant probe', { seed: undefined }, (env) => {
     assert.doesNotMatch(text, /127\.0\.0\.1|English|admin/, 'no address, name or login');
     const keys = Object.keys(probe.routes);
     assert.deepEqual(keys, [...keys].sort(), 'routes sorted');
-    // A second probe of the same service is the same file, byte for byte: it diffs cleanly.
+    // Two probes of an unchanged service are the same file, byte for byte: they diff cleanly. Not the first: the
+    // emulator makes a seeded file's bytes when it is first read, and only then has its checksum (null before).
     assert.equal((await runDam(['tenant', 'probe', join(home, 'again')], { DAM_URL: env().url })).code, 0);
-    assert.equal(await readFile(join(home, 'again', 'probe.json'), 'utf8'), text);
+    assert.equal((await runDam(['tenant', 'probe', join(home, 'third')], { DAM_URL: env().url })).code, 0);
+    assert.equal(await readFile(join(home, 'third', 'probe.json'), 'utf8'), await readFile(join(home, 'again', 'probe.json'), 'utf8'));
   });
 
   it('compares with the same service: no difference, exit 0', async () => {
@@ -214,6 +217,6 @@ describe('dam tenant probe: PGlite and PostgreSQL emulators answer alike (demo t
     }
     // What is left is data the demo tenant lacks (an empty list) or a route neither side answers without more: never a
     // route one side was asked and the other not.
-    for (const n of comparison.notCompared) assert.match(n.why, /listed none|no answer gave an id|both answer an error/, `${n.route}: ${n.why}`);
+    for (const n of comparison.notCompared) assert.match(n.why, /^not asked of the tenant: |^both answer /, `${n.route}: ${n.why}`);
   });
 });

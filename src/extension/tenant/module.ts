@@ -210,6 +210,8 @@ export class TenantModule implements vscode.Disposable {
           const routes = probeRoutes(tenant);
           said.start(emulatorSide, routes.length);
           const local = await runProbe(emulator, { routes, signal: abort.signal, onProgress: (done, total) => said.step(emulatorSide, done, total) });
+          said.finish(emulatorSide);
+          said.comparing();
           return compareProbes(tenant, local, { first: 'tenant', second: 'emulator' });
         } catch (err) {
           if (token.isCancellationRequested) return undefined;
