@@ -180,10 +180,15 @@ export class IdBook {
   private noteItem(names: readonly string[], source: string, item: unknown, preferred: boolean): void {
     if (!isObject(item)) return;
     const id = isId(item.id) ? item.id : undefined;
-    if (id === undefined) return;
-    for (const name of names) {
-      this.add(name, source, String(id), preferred);
+    for (const name of id === undefined ? [] : names) {
+      this.add(name, source, String(id!), preferred);
       if (!this.items.has(name) || preferred) this.items.set(name, item);
+    }
+    // `projectId`, `documentId`, `recordId`: the ids an item names of others (work management's document uploads have
+    // no `id`, only `documentId`), tried after the ids of the lists of those resources.
+    for (const [key, value] of Object.entries(item)) {
+      const other = /^(\w+?)Id$/i.exec(key)?.[1];
+      if (other && isId(value)) this.add(other.toLowerCase(), `${source} .${key}`, String(value), false);
     }
   }
 
@@ -292,9 +297,12 @@ export class IdBook {
         continue;
       }
       const keys = keysOf(route, segments, i);
-      const ids = keys.map((k) => this.candidates(k)).find((c) => c.length);
-      if (!ids) return this.missing(keys[0] ?? param);
-      choices.push(ids.map((id) => encodeURIComponent(id)));
+      // `/Findings/{occurrence}`, `/setting/{name}`: a parameter that is not an id is a member of the item before.
+      const before = segments[i - 1] ?? '';
+      const member = param !== 'id' && !/Id$/i.test(param) && !PARAM.test(before) ? this.resolve(singular(before), param) ?? this.resolve(before, param) : undefined;
+      const ids = [...(member !== undefined ? [member] : []), ...(keys.map((k) => this.candidates(k)).find((c) => c.length) ?? [])];
+      if (!ids.length) return this.missing(keys[0] ?? param);
+      choices.push([...new Set(ids)].map((id) => encodeURIComponent(id)));
     }
     let query: Record<string, string> | undefined;
     for (const [key, template] of Object.entries(route.query ?? {})) {

@@ -87,6 +87,20 @@ describe('probe', () => {
     assert.deepEqual(paths({ api: 'core', path: '/fileversion/{id}/CheckResult/{resultId}/Findings', collection: true, from: 'catalogue' }), ['/fileversion/v9/CheckResult/c3/Findings']);
   });
 
+  it("takes the ids an item names of others (`documentId`), and a parameter that is not an id from the item's member", () => {
+    const ids = new IdBook();
+    ids.note({ api: 'ops', path: '/api/tasks/{taskId}/document-uploads', collection: true, from: 'catalogue' }, { _embedded: { DocumentUpload: [{ documentId: 801, taskId: 5001 }] } });
+    ids.note({ api: 'core', path: '/fileversion/{id}/CheckResult/{resultId}/Findings', collection: true, from: 'catalogue' }, { items: [{ id: 'f-guid', occurrence: 2 }] });
+    const paths = (path: string) => {
+      const filled = ids.fill({ api: 'ops', path, from: 'catalogue' });
+      return 'requests' in filled ? filled.requests.map((r) => r.path) : filled.missing;
+    };
+    assert.deepEqual(paths('/api/tasks/{taskId}/document-uploads/{documentId}'), ['/api/tasks/5001/document-uploads/801']);
+    assert.deepEqual(paths('/x/{resultId}/Findings/{occurrence}'), 'no answer gave an id for {result}');
+    ids.note({ api: 'core', path: '/fileversion/{id}/CheckResults', collection: true, from: 'catalogue' }, { items: [{ id: 'r1' }] });
+    assert.deepEqual(paths('/CheckResult/{resultId}/Findings/{occurrence}'), ['/CheckResult/r1/Findings/2', '/CheckResult/r1/Findings/f-guid']);
+  });
+
   it('fills query and body placeholders from sample items, says which list answered none, and never invents an id', () => {
     const ids = new IdBook();
     ids.note({ api: 'core', path: '/classifications', resource: 'classification', collection: true, from: 'catalogue' }, { items: [{ id: 'c1', namePath: '/Brand' }] });
