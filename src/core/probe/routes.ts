@@ -106,16 +106,18 @@ function namesOf(route: Pick<ProbeRoute, 'path' | 'resource'>): string[] {
  * The names a parameter is looked up under: `{recordId}` the parameter's own (`record`), `/record/{id}` the segment
  * before (`record`) and its singular (`/tasks/{taskId}`: `task`), and the route's resource for its last parameter.
  */
-function keysOf(route: Pick<ProbeRoute, 'path' | 'resource' | 'collection'>, segments: readonly string[], i: number): string[] {
+function keysOf(route: Pick<ProbeRoute, 'path' | 'resource' | 'collection'>, segments: readonly string[], i: number, byResource = true): string[] {
   const param = PARAM.exec(segments[i])?.[1] ?? '';
   const named = param.replace(/Id$/i, '');
   const before = segments[i - 1] ?? '';
   const isLastParam = !segments.slice(i + 1).some((s) => PARAM.test(s));
-  const keys = [named !== param ? named : '', PARAM.test(before) ? '' : before, PARAM.test(before) ? '' : singular(before), isLastParam && !route.collection ? (route.resource ?? '') : ''];
+  const keys = [named !== param ? named : '', PARAM.test(before) ? '' : before, PARAM.test(before) ? '' : singular(before), byResource && isLastParam && !route.collection ? (route.resource ?? '') : ''];
   return [...new Set(keys.filter(Boolean).map((k) => k.toLowerCase()))];
 }
 
-const isId = (v: unknown): v is string | number => (typeof v === 'string' && v !== '' && v.length <= 200) || (typeof v === 'number' && Number.isFinite(v));
+/** A value that can be an id: not empty, and not the all-zero GUID or 0 a service writes for "none". */
+const isId = (v: unknown): v is string | number =>
+  (typeof v === 'string' && v !== '' && v.length <= 200 && !/^[0{}-]+$/.test(v)) || (typeof v === 'number' && Number.isFinite(v) && v !== 0);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The items of a list answer: the content API's `items`, a trail's `entries`, or work management's `_embedded.<Type>`. */
@@ -255,7 +257,8 @@ export class IdBook {
         if (!PARAM.test(segment)) continue;
         const value = match[group++];
         if (value === undefined) continue;
-        for (const name of keysOf(route, segments, i)) this.add(name, `${source} _links`, value, false);
+        // Not under the route's resource: `/record/{id}/masterfile` answers a file, but its {id} is a record's.
+        for (const name of keysOf(route, segments, i, false)) this.add(name, `${source} _links`, value, false);
       }
     }
   }

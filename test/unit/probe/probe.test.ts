@@ -63,6 +63,7 @@ describe('probe', () => {
     const taskRoutes: ProbeRoute[] = [
       { api: 'ops', path: '/api/tasks/{taskId}/document-uploads/{documentId}', from: 'catalogue' },
       { api: 'core', path: '/fileversion/{id}/CheckResult/{resultId}', from: 'catalogue' },
+      { api: 'core', path: '/record/{id}/masterfilelatestversion', resource: 'fileversion', from: 'catalogue' },
     ];
     const ids = new IdBook({
       routes: taskRoutes,
@@ -84,6 +85,12 @@ describe('probe', () => {
     assert.deepEqual(paths({ api: 'ops', path: '/api/tasks/{taskId}', from: 'catalogue' }), ['/api/tasks/5001']);
     assert.deepEqual(paths({ api: 'core', path: '/file/{id}', resource: 'file', from: 'catalogue' }), ['/file/f1']);
     assert.deepEqual(paths(taskRoutes[0]), ['/api/tasks/5001/document-uploads/7']);
+    // A link to a record's latest version names a record, not a version; an all-zero GUID names nothing.
+    ids.note({ api: 'core', path: '/records', resource: 'record', collection: true, from: 'catalogue' }, {
+      items: [{ id: 'r2', watermarkId: '00000000000000000000000000000000', _links: { v: { href: 'https://t.example/api/core/record/r2/masterfilelatestversion' } } }],
+    });
+    assert.deepEqual(paths({ api: 'core', path: '/fileversion/{id}', resource: 'fileversion', from: 'catalogue' }), 'no answer gave an id for {fileversion}');
+    assert.deepEqual(paths({ api: 'core', path: '/watermark/{id}', resource: 'watermark', from: 'catalogue' }), 'no answer gave an id for {watermark}');
     assert.deepEqual(paths({ api: 'core', path: '/fileversion/{id}/CheckResult/{resultId}/Findings', collection: true, from: 'catalogue' }), ['/fileversion/v9/CheckResult/c3/Findings']);
   });
 
