@@ -89,7 +89,7 @@ describe('probe', () => {
     ids.note({ api: 'core', path: '/records', resource: 'record', collection: true, from: 'catalogue' }, {
       items: [{ id: 'r2', watermarkId: '00000000000000000000000000000000', _links: { v: { href: 'https://t.example/api/core/record/r2/masterfilelatestversion' } } }],
     });
-    assert.deepEqual(paths({ api: 'core', path: '/fileversion/{id}', resource: 'fileversion', from: 'catalogue' }), 'no answer gave an id for {fileversion}');
+    assert.deepEqual(paths({ api: 'core', path: '/fileversion/{id}', resource: 'fileversion', from: 'catalogue' }), ['/fileversion/v9']);
     assert.deepEqual(paths({ api: 'core', path: '/watermark/{id}', resource: 'watermark', from: 'catalogue' }), 'no answer gave an id for {watermark}');
     assert.deepEqual(paths({ api: 'core', path: '/fileversion/{id}/CheckResult/{resultId}/Findings', collection: true, from: 'catalogue' }), ['/fileversion/v9/CheckResult/c3/Findings']);
   });
