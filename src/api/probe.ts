@@ -3,6 +3,7 @@
 // Keeps the shape of each answer (core/probe), never its values.
 import {
   IdBook,
+  type FilledRequest,
   PROBE_FORMAT,
   catalogueRoutes,
   discoveredRoutes,
@@ -14,7 +15,8 @@ import {
   type ProbeRoute,
   type RouteShape,
 } from '../core/probe';
-import { catalogue, readRoutes } from '../core/catalogue';
+import { catalogue, readRoutes, type Api } from '../core/catalogue';
+import { CONTENT_API_IDS } from '../core/contract';
 import type { DamClient } from './client';
 import type { ApiError } from './errors';
 
@@ -34,22 +36,52 @@ export function defaultProbeRoutes(): ProbeRoute[] {
   return catalogueRoutes(readRoutes(), catalogue);
 }
 
+/**
+ * The emulator contract's fixed ids ("Fixed ids in every seed"), tried after every id an answer gave, and only when the
+ * connection is the emulator: a probe never makes up an id for a tenant.
+ */
+const EMULATOR_IDS: Readonly<Record<string, readonly string[]>> = {
+  task: ['5001', '5002'],
+  project: ['101'],
+  user: [CONTENT_API_IDS.users.admin],
+  usergroup: [CONTENT_API_IDS.groups.Marketing],
+  resource: ['mo-replacement-strings-1'],
+};
+
+const APIS: readonly Api[] = ['core', 'upload', 'ops', 'analytics', 'auth'];
+
+/** Where a link points: the API whose base it starts with (the longest base wins) and the path under it. */
+function locator(client: DamClient): (href: string) => { api: Api; path: string } | undefined {
+  const bases = APIS.map((api) => ({ api, base: client.http.urlFor({ endpoint: api, path: '' }).replace(/\/+$/, '').toLowerCase() })).sort((a, b) => b.base.length - a.base.length);
+  return (href) => {
+    const lower = href.toLowerCase();
+    const at = bases.find((b) => lower.startsWith(`${b.base}/`));
+    return at ? { api: at.api, path: href.slice(at.base.length) } : undefined;
+  };
+}
+
 /** Probes the service `client` is connected to. With the default routes, also the collections its root links. */
 export async function runProbe(client: DamClient, options: ProbeOptions = {}): Promise<Probe> {
   const discover = options.routes === undefined;
   const pending = sendingOrder(options.routes ?? defaultProbeRoutes());
-  const ids = new IdBook();
+  const ids = new IdBook({ routes: pending, catalogue, locate: locator(client), ...(client.profile.kind === 'emulator' ? { wellKnown: EMULATOR_IDS } : {}) });
   const routes: Record<string, RouteShape> = {};
   let done = 0;
   while (pending.length) {
     const route = pending.shift()!;
     const key = routeKey(route);
     const filled = ids.fill(route);
-    if ('missing' in filled) routes[key] = { ...route, skipped: `no answer gave an id for {${filled.missing}}` };
+    if ('missing' in filled) routes[key] = { ...route, skipped: filled.missing };
     else {
-      const { status, body } = await send(client, route, filled.path, options.signal);
+      let answer: { status: number; body?: unknown } = { status: 0 };
+      // Another item when one has nothing there (a record without a master file, a root's parent): at most MAX_TRIES.
+      for (const request of filled.requests) {
+        answer = await send(client, route, request, options.signal);
+        if (answer.status !== 404) break;
+      }
+      const { status, body } = answer;
       routes[key] = { ...route, status, ...(body !== undefined ? { members: toMembers(shapeOf(body)) } : {}) };
-      if (body !== undefined) ids.note(route, body);
+      if (body !== undefined && status < 300) ids.note(route, body);
       if (discover && route.api === 'core' && route.path === '/' && !route.select && body !== undefined) {
         // Before the routes with parameters, so their ids can come from these collections too.
         pending.unshift(...discoveredRoutes(body, client.http.urlFor({ endpoint: 'core', path: '' }), [...Object.values(routes), ...pending]));
@@ -60,20 +92,21 @@ export async function runProbe(client: DamClient, options: ProbeOptions = {}): P
   return { format: PROBE_FORMAT, routes };
 }
 
-async function send(client: DamClient, route: ProbeRoute, path: string, signal: AbortSignal | undefined): Promise<{ status: number; body?: unknown }> {
+async function send(client: DamClient, route: ProbeRoute, request: FilledRequest, signal: AbortSignal | undefined): Promise<{ status: number; body?: unknown }> {
   try {
     const res = await client.http.request<unknown>({
       endpoint: route.api,
-      path,
-      query: route.collection ? { page: 1, pageSize: SAMPLE } : undefined,
+      method: route.method ?? 'GET',
+      path: request.path,
+      query: { ...(route.collection ? { page: 1, pageSize: SAMPLE } : {}), ...request.query },
+      ...(route.method === 'POST' ? { json: request.body ?? {}, idempotent: true } : {}),
       headers: { ...(route.select ? { [route.select.header]: route.select.value } : {}), languages: '*' },
       accept: 'application/hal+json, application/json',
       responseType: 'text',
       signal,
     });
     return { status: res.status, body: parseJson(res.data) };
-  } catch (err) {
-    // A refusal is a finding of the probe (the route is not served, or not to this client), not a failure of it. By
+  } catch (err) {    // A refusal is a finding of the probe (the route is not served, or not to this client), not a failure of it. By
     // name, not instanceof: the extension's lazily loaded modules each bundle their own copy of the error classes.
     const status = err instanceof Error && err.name === 'ApiError' ? (err as ApiError).status : undefined;
     if (status !== undefined && status !== 401) return { status };

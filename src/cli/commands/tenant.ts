@@ -19,7 +19,7 @@ import {
 } from '../../core/tenant';
 import { applyPlan, pullTenant } from '../../api/tenant';
 import { runProbe } from '../../api/probe';
-import { PROBE_FILE, compareProbes, parseProbe, probeText, summaryLine, type Probe } from '../../core/probe';
+import { PROBE_FILE, compareProbes, parseProbe, probeRoutes, probeText, summaryLine, type Probe } from '../../core/probe';
 import { cliErrorMessage } from '../errors';
 import type { Command, CommandIO } from '../command';
 import { UsageError } from '../command';
@@ -225,6 +225,31 @@ function unreachable(err: unknown, which: string): never {
   throw err;
 }
 
+/**
+ * What the probe is doing, in words, on one line a terminal redraws (`Reading the tenant: 40 of 160 routes`), never a
+ * line per request; nothing at all when stderr is not a terminal (a pipe, a CI log) or with --quiet / --json.
+ */
+function probeProgress(stderr: NodeJS.WritableStream, quiet: boolean) {
+  const tty = !quiet && (stderr as { isTTY?: boolean }).isTTY === true;
+  let drawn = false;
+  const say = (text: string) => {
+    if (!tty) return;
+    const columns = (stderr as { columns?: number }).columns ?? 80;
+    stderr.write(`\r${text.length >= columns ? `${text.slice(0, columns - 2)}…` : text}\x1b[K`);
+    drawn = true;
+  };
+  return {
+    say,
+    /** A side's progress, for `runProbe`'s onProgress. */
+    reading: (who: string) => (done: number, total: number) => say(`Reading ${who}: ${done} of ${total} routes`),
+    /** Clears the line before the answer is written. */
+    clear() {
+      if (drawn) stderr.write('\r\x1b[K');
+      drawn = false;
+    },
+  };
+}
+
 const probe: Command = {
   name: ['tenant', 'probe'],
   summary: "Write the shape of a tenant's answers (no values) into a folder, or compare it (--compare) with the emulator's.",
@@ -237,20 +262,21 @@ const probe: Command = {
     if (compare ? positionals.length < 1 || positionals.length > 2 : positionals.length !== 1) {
       throw new UsageError(`${compare ? 'give the probe folder and at most one URL' : 'give one folder to write'}\nusage: ${probe.usage}`);
     }
-    const quiet = values.quiet === true || values.json === true || !(io.stderr as { isTTY?: boolean }).isTTY;
-    const onProgress = (done: number, total: number, route: string) => {
-      if (!quiet) io.stderr.write(`[${done}/${total}] ${route}\n`);
-    };
+    const progress = probeProgress(io.stderr, values.quiet === true || values.json === true);
     const started = Date.now();
     if (!compare) {
       const client = connect(values, io);
-      const result = await runProbe(client, { signal: io.signal, onProgress }).catch((err) => unreachable(err, resolveConnection(values, io.env).profile.endpoints.core));
+      const who = client.profile.kind === 'emulator' ? 'the emulator' : 'the tenant';
+      progress.say(`Reading ${who}…`);
+      const result = await runProbe(client, { signal: io.signal, onProgress: progress.reading(who) })
+        .catch((err) => unreachable(err, resolveConnection(values, io.env).profile.endpoints.core))
+        .finally(() => progress.clear());
       await mkdir(positionals[0], { recursive: true });
       await writeFile(join(positionals[0], PROBE_FILE), probeText(result));
       const shapes = Object.values(result.routes);
       const answered = shapes.filter((r) => r.status !== undefined).length;
       io.stdout.write(
-        `Probed ${shapes.length} routes (${answered} answered, ${shapes.length - answered} not asked: no id to fill them) into ${join(positionals[0], PROBE_FILE)} ` +
+        `Probed ${shapes.length} routes (${answered} answered, ${shapes.length - answered} not asked: no item to fill them with, each with why) into ${join(positionals[0], PROBE_FILE)} ` +
           `(${((Date.now() - started) / 1000).toFixed(1)} s). It holds no values: attach it to a report as it is.\n`,
       );
       return 0;
@@ -269,9 +295,13 @@ const probe: Command = {
     const otherIo = { ...io, env: otherEnv };
     const { profile } = resolveConnection(otherValues, otherEnv);
     const client = connect(otherValues, otherIo);
-    const routes = Object.values(first.routes).map(({ api, path, resource, collection, select, from }) => ({ api, path, resource, collection, select, from }));
-    const second = await runProbe(client, { routes, signal: io.signal, onProgress }).catch((err) => unreachable(err, profile.endpoints.core));
+    const routes = probeRoutes(first);
     const labels = { first: 'tenant', second: profile.kind === 'emulator' ? 'emulator' : 'other tenant' };
+    const who = typeof given === 'string' ? `the ${labels.second} at ${new URL(profile.endpoints.core).origin}` : 'the local emulator';
+    progress.say(`Reading ${who}…`);
+    const second = await runProbe(client, { routes, signal: io.signal, onProgress: progress.reading(who) })
+      .catch((err) => unreachable(err, profile.endpoints.core))
+      .finally(() => progress.clear());
     const comparison = compareProbes(first, second, labels);
     if (values.json === true) io.stdout.write(`${JSON.stringify({ ...comparison, summary: summaryLine(comparison) }, null, 2)}\n`);
     else {

@@ -7,7 +7,7 @@ import { routes } from './routes';
 
 export const catalogue: Catalogue = { routes, resources, analytics };
 
-/** The routes a read-only probe may send: GETs whose path has no parameter, or whose parameters it can fill. */
+/** The routes a read-only probe may send: GETs, and the POSTs marked read-only (searches). */
 export function readRoutes(): RouteEntry[] {
-  return catalogue.routes.filter((r) => r.method === 'GET');
+  return catalogue.routes.filter((r) => r.method === 'GET' || (r.method === 'POST' && r.readOnly));
 }

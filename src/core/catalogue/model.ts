@@ -36,6 +36,17 @@ export interface RouteEntry {
   note?: string;
   /** The emulator answers this route differently from a tenant, and why (the generated test reports it, pending). */
   knownDifference?: string;
+  /**
+   * The query a read needs to answer at all (a 400 without it), as the probe sends it: each value a literal, `{name}`
+   * for the id of a sample of that resource (`{record}`, `{check}`), or `{name.member}` for a member of that sample
+   * (`{classification.namePath}`). Values are taken from earlier answers and stay in memory.
+   */
+  query?: Readonly<Record<string, string>>;
+  /**
+   * A POST that only reads (a search, a lookup by ids): the probe may send it, with this body. A string in the body
+   * may be a `{name}` or `{name.member}` as in `query`.
+   */
+  readOnly?: { body: unknown };
 }
 
 /** JSON types as a client's typed model reads them. `date-time` and `guid` are strings with a format. */

@@ -81,7 +81,7 @@ export const routes: RouteEntry[] = [
 
   // Classifications
   ...crud('classifications', 'classification', [DISCOVERY, sdkModule('classifications')], ['list', 'read', 'update', 'delete']),
-  core('GET', '/classification', [NOTES_ROUTES], { resource: 'classification', note: '?namePath=/A/B answers the classification at that path.' }),
+  core('GET', '/classification', [NOTES_ROUTES], { resource: 'classification', query: { namePath: '{classification.namePath}' }, note: '?namePath=/A/B answers the classification at that path.' }),
   core('POST', '/classification', [CORE_DOCS], { resource: 'classification' }),
   core('POST', '/classifications', [sdkModule('classifications')], { resource: 'classification' }),
   core('GET', '/classification/{id}/children', [spec('Endpoints, Selecting')], { resource: 'classification', collection: true }),
@@ -93,8 +93,8 @@ export const routes: RouteEntry[] = [
   core('GET', '/classification/{id}/DownloadPermissions', [sdkModule('classifications')]),
 
   // Search
-  core('POST', '/search/records', [SEARCH, sdkModule('search')], { resource: 'record', collection: true }),
-  core('POST', '/search/classifications', [SEARCH, sdkModule('search')], { resource: 'classification', collection: true }),
+  core('POST', '/search/records', [SEARCH, sdkModule('search')], { resource: 'record', collection: true, readOnly: { body: { searchExpression: { expression: 'FileCount >= 0' } } } }),
+  core('POST', '/search/classifications', [SEARCH, sdkModule('search')], { resource: 'classification', collection: true, readOnly: { body: { searchExpression: { expression: "Name = '*'" } } } }),
   core('PUT', '/searchindex', [NOTES_ROUTES]),
   core('GET', '/searchindex', [NOTES_ROUTES]),
 
@@ -152,7 +152,7 @@ export const routes: RouteEntry[] = [
   core('DELETE', '/checks/{id}', [sdkModule('checks')]),
   core('POST', '/fileversion/{id}/CheckResults', [CHECKS]),
   core('GET', '/fileversion/{id}/CheckResults', [CHECKS], { collection: true }),
-  core('GET', '/fileversion/{id}/CheckResult', [CHECKS], { note: '?CheckId= answers the latest result of that check.' }),
+  core('GET', '/fileversion/{id}/CheckResult', [CHECKS], { query: { CheckId: '{check}' }, note: '?CheckId= answers the latest result of that check.' }),
   core('GET', '/fileversion/{id}/CheckResult/{resultId}', [CHECKS]),
   core('PUT', '/fileversion/{id}/CheckResult/{resultId}', [CHECKS]),
   core('DELETE', '/fileversion/{id}/CheckResult/{resultId}', [CHECKS]),
@@ -202,7 +202,7 @@ export const routes: RouteEntry[] = [
   ops('POST', '/api/tasks/simple-tasks', [NOTES_OPS, sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/tasks/mine', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
-  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES, client('fifthRoundClients.test.ts: Aprimo-Connect/aprimo-chrome-extension GetTasks')], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks, typing the body as PmSearchRequest (src/model/productivity/PmSearchRequest.ts). The emulator applies it to the tasks as rendered (a field the task lacks is a 400 naming those it has; a collectionName operand narrows nothing), then pages. Each task carries taskId (the SDK\'s Task model) beside id.' }),
+  ops('POST', '/api/tasks/search', [sdkModule('productivity/tasks'), OPS_ROUTES, client('fifthRoundClients.test.ts: Aprimo-Connect/aprimo-chrome-extension GetTasks')], { collection: true, readOnly: { body: {} }, note: 'The route list documents POST api/<resources>/search beside each resource\'s routes (activities shown); the SDK sends it for tasks, typing the body as PmSearchRequest (src/model/productivity/PmSearchRequest.ts). The emulator applies it to the tasks as rendered (a field the task lacks is a 400 naming those it has; a collectionName operand narrows nothing), then pages. Each task carries taskId (the SDK\'s Task model) beside id.' }),
   ops('GET', '/api/tasks/{taskId}', [OPS, sdkModule('productivity/tasks')]),
   ops('PUT', '/api/tasks/{taskId}', [sdkModule('productivity/tasks')]),
   ops('GET', '/api/tasks/{taskId}/assignees', [NOTES_OPS, sdkModule('productivity/tasks')], { collection: true }),
@@ -225,21 +225,21 @@ export const routes: RouteEntry[] = [
   ops('GET', '/api/tasks/{taskId}/document-votes', [sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/tasks/{taskId}/review-materials', [sdkModule('productivity/tasks')], { collection: true }),
   ops('GET', '/api/projects', [client('opsClients.test.ts'), sdkModule('productivity/projects')], { collection: true }),
-  ops('POST', '/api/projects/search', [OPS_ROUTES, client('fifthRoundClients.test.ts: Aprimo-Connect/aprimo-chrome-extension GetProjects')], { collection: true, note: 'The route list documents POST api/<resources>/search beside each resource; a browser task inbox sends it for its tasks\' projects. The PmSearchRequest applies as on tasks. Projects carry projectId and title (the SDK\'s Project model) beside id and name (the task form\'s); activities are not modelled, so activityId is absent.' }),
+  ops('POST', '/api/projects/search', [OPS_ROUTES, client('fifthRoundClients.test.ts: Aprimo-Connect/aprimo-chrome-extension GetProjects')], { collection: true, readOnly: { body: {} }, note: 'The route list documents POST api/<resources>/search beside each resource; a browser task inbox sends it for its tasks\' projects. The PmSearchRequest applies as on tasks. Projects carry projectId and title (the SDK\'s Project model) beside id and name (the task form\'s); activities are not modelled, so activityId is absent.' }),
   ops('GET', '/api/attachments/metadata', [OPS]),
   ops('POST', '/api/attachments', [OPS], { note: 'The generic attachments route; the spec sends task attachments through the task-scoped route instead.' }),
   ops('GET', '/api/resources/static', [OPS, sdkModule('productivity/resources')]),
   ops('GET', '/api/resources/{resourceId}', [OPS, sdkModule('productivity/resources')]),
-  ops('POST', '/api/resources/query', [OPS, sdkModule('productivity/resources')]),
+  ops('POST', '/api/resources/query', [OPS, sdkModule('productivity/resources')], { readOnly: { body: { query: '{resource}' } } }),
   ops('GET', '/api/users/me', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')]),
-  ops('POST', '/api/users/search', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')], { collection: true }),
+  ops('POST', '/api/users/search', [notes('More of what public clients send and read: Work management'), sdkModule('productivity/users')], { collection: true, readOnly: { body: {} } }),
   ops('GET', '/api/groups', [docs('https://developers.aprimo.com/marketing-operations/rest-api/api-basics/'), contract('Fixed ids in every seed')], {
     collection: true,
     note: 'Read from the API basics (every resource is a plural collection under /api/{resource}, paged by limit and offset) and the contract (work management names groups by integer, as task assignees take them); the exact route is not in a source we could read.',
   }),
 
   // Analytics ({analytics_url})
-  r('analytics', 'GET', '/analytics/', [spec('Endpoints, Analytics API'), notes('Analytics')]),
+  r('analytics', 'GET', '/analytics/', [spec('Endpoints, Analytics API'), notes('Analytics')], { query: { query: '{"measures":["Views.count"]}' } }),
 
   // Identity ({auth_url})
   r('auth', 'POST', '/login/connect/token', [spec('Authentication, 1')]),

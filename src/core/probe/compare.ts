@@ -74,10 +74,8 @@ function retyped(route: string, path: string, first: string, second: string, lab
   return `${route}: ${o.noun} ${o.plural ? 'have' : 'has'} \`${leafOf(path, parent)}\` as ${first}, the ${labels.second}'s as ${second}`;
 }
 
-function status(shape: RouteShape | undefined): string {
-  if (!shape || shape.status === undefined) return `was not asked (${shape?.skipped ?? 'not probed'})`;
-  return `answers ${shape.status}`;
-}
+/** Why a side did not send a route: what its probe says, or that the route is not in it. */
+const notAsked = (label: string, shape: RouteShape | undefined) => `not asked of the ${label}: ${shape?.skipped ?? 'not in its probe'}`;
 
 /** Every difference between two probes of the same requests, sorted by route and member. */
 export function compareProbes(first: Probe, second: Probe, labels: CompareLabels = { first: 'tenant', second: 'emulator' }): Comparison {
@@ -90,7 +88,8 @@ export function compareProbes(first: Probe, second: Probe, labels: CompareLabels
     const b = second.routes[key];
     const route = a ? routeKey(a) : b ? routeKey(b) : key;
     if (a?.status === undefined || b?.status === undefined) {
-      notCompared.push({ route, why: `the ${labels.first} ${status(a)}, the ${labels.second} ${status(b)}` });
+      // The first side's reason when it was not asked: the second side's then says nothing more.
+      notCompared.push({ route, why: a?.status === undefined ? notAsked(labels.first, a) : notAsked(labels.second, b) });
       continue;
     }
     if (a.status !== b.status && (ok(a) || ok(b))) {
@@ -98,7 +97,7 @@ export function compareProbes(first: Probe, second: Probe, labels: CompareLabels
       continue;
     }
     if (!ok(a) || !ok(b)) {
-      notCompared.push({ route, why: `both answer an error (the ${labels.first} ${a.status}, the ${labels.second} ${b.status})` });
+      notCompared.push({ route, why: a.status === b.status ? `both answer ${a.status}` : `both answer an error (the ${labels.first} ${a.status}, the ${labels.second} ${b.status})` });
       continue;
     }
     compared++;

@@ -92,13 +92,22 @@ export function toMembers(shape: Map<string, Set<ShapeType>>): Members {
 /** One route as the probe sends it: the catalogue's path, with parameters it fills from ids found in earlier answers. */
 export const ProbeRouteSchema = z.object({
   api: z.enum(['core', 'upload', 'ops', 'analytics', 'auth']),
+  /** GET when absent; POST only for a route the catalogue marks read-only (a search). */
+  method: z.enum(['GET', 'POST']).optional(),
   path: z.string().min(1).max(500),
+  /** The query as the catalogue gives it: literals, and `{name}` / `{name.member}` filled from earlier answers. */
+  query: z.record(z.string().max(100), z.string().max(500)).optional(),
+  /** A read-only POST's body, from the catalogue (no value of the tenant). */
+  body: z.unknown().optional(),
   resource: z.string().max(100).optional(),
   collection: z.boolean().optional(),
   /** `select-<resource>` header and value, to see which relations embed. */
   select: z.object({ header: z.string().max(100), value: z.string().max(1000) }).optional(),
-  /** Where the route came from: the catalogue, or a link of the service's discovery document. */
-  from: z.enum(['catalogue', 'discovery']),
+  /**
+   * Where the route came from: the catalogue, a resource's sample (the catalogue's way to a representative item, whose
+   * ids are tried first), or a link of the service's discovery document.
+   */
+  from: z.enum(['catalogue', 'sample', 'discovery']),
 });
 export type ProbeRoute = z.infer<typeof ProbeRouteSchema>;
 
@@ -122,10 +131,14 @@ export type Probe = z.infer<typeof ProbeSchema>;
 
 const API_PREFIX: Record<Api, string> = { core: '/api/core', upload: '', ops: '', analytics: '', auth: '' };
 
-/** How a route is named in files and words: `GET /api/core/languages`, with its select header when it has one. */
-export function routeKey(route: Pick<ProbeRoute, 'api' | 'path' | 'select'>): string {
-  const path = `${API_PREFIX[route.api]}${route.path}`;
-  return `GET ${path}${route.select ? ` (${route.select.header}: ${route.select.value})` : ''}`;
+/**
+ * How a route is named in files and words: `GET /api/core/languages`, with its query template and select header when it
+ * has them (`GET /api/core/classification?namePath={classification.namePath}`).
+ */
+export function routeKey(route: Pick<ProbeRoute, 'api' | 'path' | 'select' | 'method' | 'query'>): string {
+  const query = Object.entries(route.query ?? {}).map(([k, v]) => `${k}=${v}`).join('&');
+  const path = `${API_PREFIX[route.api]}${route.path}${query ? `?${query}` : ''}`;
+  return `${route.method ?? 'GET'} ${path}${route.select ? ` (${route.select.header}: ${route.select.value})` : ''}`;
 }
 
 /** The probe as a file's text: sorted keys, two-space indent, a final newline, so two probes diff line by line. */
@@ -157,4 +170,9 @@ export function parseProbe(text: string): { probe?: Probe; problem?: string } {
     return { problem: `${issue.path.join('.') || 'the file'}: ${issue.message}` };
   }
   return { probe: parsed.data };
+}
+
+/** The routes a probe sent (or skipped), as the same requests to send to another connection. */
+export function probeRoutes(probe: Probe): ProbeRoute[] {
+  return Object.values(probe.routes).map(({ status: _status, members: _members, skipped: _skipped, ...route }) => route);
 }

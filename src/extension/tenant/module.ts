@@ -10,7 +10,7 @@ import { pullTenant } from '../../api/tenant';
 import { runProbe } from '../../api/probe';
 import { DamClient } from '../../api/client';
 import { EMULATOR_CLIENT, emulatorProfile } from '../../api/endpoints';
-import { compareProbes, comparisonReport, type Comparison } from '../../core/probe';
+import { compareProbes, comparisonReport, probeRoutes, type Comparison } from '../../core/probe';
 import { userAgent } from '../connections/session';
 import type { ConnectionManager } from '../connections/connectionManager';
 import type { Session } from '../connections/session';
@@ -207,9 +207,11 @@ export class TenantModule implements vscode.Disposable {
           progress.report({ message: 'Reaching the local emulator (started if it is not running)…' });
           const origin = await this.emulatorOrigin(token);
           const emulator = new DamClient({ profile: emulatorProfile(origin), secrets: { clientSecret: EMULATOR_CLIENT.clientSecret }, userAgent: userAgent() });
-          const routes = Object.values(tenant.routes).map(({ api, path, resource, collection, select, from }) => ({ api, path, resource, collection, select, from }));
+          const routes = probeRoutes(tenant);
           said.start(emulatorSide, routes.length);
           const local = await runProbe(emulator, { routes, signal: abort.signal, onProgress: (done, total) => said.step(emulatorSide, done, total) });
+          said.finish(emulatorSide);
+          said.comparing();
           return compareProbes(tenant, local, { first: 'tenant', second: 'emulator' });
         } catch (err) {
           if (token.isCancellationRequested) return undefined;

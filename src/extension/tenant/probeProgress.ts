@@ -38,4 +38,11 @@ export class ProbeProgress {
   finish(side: ProbeSide): void {
     this.before += side.share;
   }
+
+  /** Both sides read: the answers are being compared (the bar is full). */
+  comparing(): void {
+    const increment = this.filled < 100 ? 100 - this.filled : 0;
+    this.filled += increment;
+    this.sink.report({ message: 'Comparing the answers…', ...(increment ? { increment } : {}) });
+  }
 }

@@ -55,6 +55,10 @@ describe('the service catalogue', () => {
 
   it('offers the probe only reads', () => {
     assert.ok(readRoutes().length > 0);
-    assert.ok(readRoutes().every((r) => r.method === 'GET'));
+    assert.ok(readRoutes().every((r) => r.method === 'GET' || (r.method === 'POST' && r.readOnly)));
+    // Only searches and lookups are marked read-only: never a route that creates, changes or acts.
+    const posts = readRoutes().filter((r) => r.method === 'POST').map((r) => r.path);
+    assert.ok(posts.length > 0);
+    for (const path of posts) assert.match(path, /\/search(\/|$)|\/query$/, path);
   });
 });

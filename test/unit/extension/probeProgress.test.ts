@@ -25,6 +25,9 @@ describe('Compare progress', () => {
       reports.map((r) => r.message),
       ['Reading the tenant…', 'Reading the tenant: 1 of 184 routes', 'Reading the tenant: 40 of 184 routes', 'Reading the local emulator: 0 of 95 routes', 'Reading the local emulator: 95 of 95 routes'],
     );
+    said.finish(emulator);
+    said.comparing();
+    assert.equal(reports.at(-1)?.message, 'Comparing the answers…');
     for (const r of reports) assert.doesNotMatch(r.message ?? '', /\/api|GET|\{/);
   });
 
@@ -37,6 +40,8 @@ describe('Compare progress', () => {
     said.finish(tenant);
     said.step(emulator, 50, 100);
     said.step(emulator, 100, 100);
+    said.finish(emulator);
+    said.comparing();
     const increments = reports.map((r) => r.increment ?? 0);
     assert.ok(increments.every((i) => i >= 0), `increments: ${increments.join(', ')}`);
     assert.equal(Math.round(increments.reduce((a, b) => a + b, 0)), 100);
