@@ -18,5 +18,6 @@ import { recordAiInfluenced } from './recordAiInfluenced';
 import { titleOrder } from './titleOrder';
 import { compactKeys } from './compactKeys';
 import { searchStamp } from './searchStamp';
+import { activities } from './activities';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp, activities];
