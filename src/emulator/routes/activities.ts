@@ -186,13 +186,14 @@ export async function register(app: import('fastify').FastifyInstance, ctx: Emul
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ request, params, reply }) => {
       ctx.auth.caller(request);
-      return store.transaction(async (tx) => {
+      await store.transaction(async (tx) => {
         const activity = await activityOr404(tx, params.activityId);
         const projects = await act.projectIdsOf(tx, activity.id);
         if (projects.length) throw errors.taskRule(400, `The activity has projects (${projects.join(', ')}); it cannot be deleted while they belong to it`);
         await act.deleteActivity(tx, activity.id);
-        return reply.code(204).send();
       });
+      // Answered once committed: a read that follows the 204 sees the activity gone.
+      return reply.code(204).send();
     },
   });
 
