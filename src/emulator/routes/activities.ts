@@ -3,6 +3,7 @@
 // review-task searches. Every search is a PmSearchRequest, applied as on tasks (routes/pmSearch.ts).
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { ProjectStatusName } from '../../core/tasks';
 import type { EmulatorContext } from '../context';
 import { route } from '../routeTable';
 import { opsCollection } from '../schemas';
@@ -212,6 +213,60 @@ export async function register(app: import('fastify').FastifyInstance, ctx: Emul
       return renderProject(project, ctx.origin(request));
     },
   });
+
+  // aprimo-js projects.start, pause, close and cancel (POST with {}; the SDK reads no body): the project's status moves
+  // as its lifecycle allows, and the simple-task rules (which statuses a new task may take) follow it.
+  const TRANSITIONS: Record<string, { from: readonly ProjectStatusName[]; to: ProjectStatusName }> = {
+    start: { from: ['Draft', 'Paused'], to: 'InProcess' },
+    pause: { from: ['InProcess'], to: 'Paused' },
+    close: { from: ['InProcess', 'Paused'], to: 'Closed' },
+    cancel: { from: ['Draft', 'InProcess', 'Paused'], to: 'Cancelled' },
+  };
+  for (const [action, t] of Object.entries(TRANSITIONS)) {
+    route(app, ctx, {
+      method: 'POST',
+      url: `/api/projects/:projectId/${action}`,
+      summary: `${action[0]!.toUpperCase()}${action.slice(1)} a project (from ${t.from.join(' or ')} to ${t.to}; 204)`,
+      tag,
+      params: z.object({ projectId: z.string().max(100) }),
+      body: Body,
+      bodyOptional: true,
+      responses: { 204: { description: `The project is ${t.to}` } },
+      handler: async ({ request, params, reply }) => {
+        ctx.auth.caller(request);
+        await store.transaction(async (tx) => {
+          const project = await repo.loadProject(tx, idOf(params.projectId, 'project'));
+          if (!project) throw errors.noDataFound('project', params.projectId.slice(0, 40));
+          if (!t.from.includes(project.status)) throw errors.taskRule(400, `A project in status ${project.status} cannot ${action}; only one in ${t.from.join(' or ')} can`);
+          await tx.query('UPDATE wm_projects SET status = $2 WHERE id = $1', [project.id, t.to]);
+        });
+        return reply.code(204).send();
+      },
+    });
+  }
+
+  // Lists of a project the emulator keeps nothing for (aprimo-js projects.getAttachments, getDigitalAssets): the project
+  // must exist; the page is empty.
+  for (const [path, type] of [
+    ['attachments', 'Attachment'],
+    ['digital-assets', 'digital-asset'],
+  ] as const) {
+    route(app, ctx, {
+      method: 'GET',
+      url: `/api/projects/:projectId/${path}`,
+      summary: `A project's ${path} (the emulator keeps none: an empty page)`,
+      tag,
+      params: z.object({ projectId: z.string().max(100) }),
+      query: WindowQuery,
+      responses: { 200: { description: 'An empty page', schema: opsCollection(type, z.unknown()) } },
+      handler: async ({ request, params }) => {
+        ctx.auth.caller(request);
+        const project = await repo.loadProject(store, idOf(params.projectId, 'project'));
+        if (!project) throw errors.noDataFound('project', params.projectId.slice(0, 40));
+        return collection(type, [], 0, parseWindow(request), request, ctx.origin(request));
+      },
+    });
+  }
 
   // aprimo-js users.getById.
   route(app, ctx, {
