@@ -136,6 +136,13 @@ describeEachBackend('work management: activities', {}, (env) => {
       assert.deepEqual(embedded<{ projectId: number }>(byActivity, 'Project').map((p) => p.projectId), [103]);
     });
 
+    it("an attachment's activity is its task's project's activity (the route list's api/attachments/{id}/activity)", async () => {
+      const made = expectStatus(await send(env().url, 'POST', '/api/tasks/5001/document-uploads/801/attachments', h(), JSON.stringify({ title: 'Brief for the activity' })), 201);
+      const activity = expectStatus(await get(`/api/attachments/${made.json.id}/activity`), 200).json;
+      assert.equal(activity.activityId, 201, 'task 5001 is on project 101, which belongs to activity 201');
+      expectStatus(await get('/api/attachments/999999/activity'), 404);
+    });
+
     it('a user and a group by integer id; groups and users searched with a PmSearchRequest', async () => {
       assert.equal(expectStatus(await get('/api/users/2'), 200).json.loginId, 'editor');
       expectStatus(await get('/api/users/999999'), 404);

@@ -198,6 +198,24 @@ export async function register(app: import('fastify').FastifyInstance, ctx: Emul
     },
   });
 
+  // The route list's Activities section: "api/attachments/{attachmentID}/activity, the activity associated with an
+  // attachment". The emulator's attachments are task attachments: the activity of the task's project.
+  route(app, ctx, {
+    method: 'GET',
+    url: '/api/attachments/:attachmentId/activity',
+    summary: "The activity an attachment belongs to (its task's project's activity)",
+    tag,
+    params: z.object({ attachmentId: z.string().max(100) }),
+    responses: { 200: { description: 'The activity', schema: z.unknown() } },
+    handler: async ({ request, params }) => {
+      ctx.auth.caller(request);
+      const found = await act.activityOfAttachment(store, idOf(params.attachmentId, 'attachment'));
+      if (!found.attachment) throw errors.noDataFound('attachment', params.attachmentId.slice(0, 40));
+      if (!found.activity) throw errors.noDataFound('activity of attachment', params.attachmentId.slice(0, 40));
+      return act.renderActivity(found.activity, ctx.origin(request));
+    },
+  });
+
   // aprimo-js projects.getById.
   route(app, ctx, {
     method: 'GET',

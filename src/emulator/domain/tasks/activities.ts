@@ -122,6 +122,18 @@ export async function projectIdsOf(q: Queryable, activityId: number): Promise<nu
   return (await q.query<{ id: number }>('SELECT id FROM wm_projects WHERE activity_id = $1 ORDER BY id', [activityId])).map((r) => r.id);
 }
 
+/** The activity a task attachment belongs to, through its task's project; null when that project has none. */
+export async function activityOfAttachment(q: Queryable, attachmentId: number): Promise<{ attachment: boolean; activity: ActivityRow | null }> {
+  const rows = await q.query<ActivityRow & { attachment_id: number; activity_found: number | null }>(
+    `SELECT x.id AS attachment_id, a.*, a.id AS activity_found FROM wm_attachments x JOIN wm_tasks t ON t.id = x.task_id
+       JOIN wm_projects p ON p.id = t.project_id LEFT JOIN wm_activities a ON a.id = p.activity_id WHERE x.id = $1`,
+    [attachmentId],
+  );
+  const row = rows[0];
+  if (!row) return { attachment: false, activity: null };
+  return { attachment: true, activity: row.activity_found === null ? null : row };
+}
+
 export async function deleteActivity(q: Queryable, id: number): Promise<void> {
   await q.query('DELETE FROM wm_activities WHERE id = $1', [id]);
 }
