@@ -153,6 +153,8 @@ describeEachBackend('the catalogue, served', {}, (env) => {
     const attachment = await send(env().url, 'POST', `/api/tasks/${ids.taskId}/document-uploads/${ids.documentId}/attachments`, ops, JSON.stringify({ title: 'catalogue' }));
     ids.attachmentId = String(attachment.json.id ?? NO_SUCH);
     ids.resourceId = 'mo-replacement-strings-1';
+    // Work management's own integer ids: the contract's project 101, user 1 and group 10, the demo seed's activity 201.
+    Object.assign(ids, { activityId: '201', projectId: '101', userId: '1', groupId: '10' });
   });
 
   after(() => {

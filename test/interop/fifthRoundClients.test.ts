@@ -284,8 +284,8 @@ describeEachBackend('interop: a second MCP server, an SDK-style connector, a Doc
       const projects = (answer.json._embedded as { Project: { projectId: number; title: string }[] }).Project;
       assert.deepEqual(projects.map((p) => p.projectId).sort(), [...projectIds].sort());
       assert.ok(projects.every((p) => typeof p.title === 'string' && p.title.length > 0));
-      // RenderTasks then asks api/activities/search for the projects' activityId: activities are not modelled (see the
-      // catalogue's note), so the inbox stops there against the emulator.
+      // GetReviewTasks, GetActivities (api/activities/search for the projects' activityId) and RenderTasks are replayed
+      // in workManagementClients.test.ts.
     });
   });
 

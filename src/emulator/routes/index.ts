@@ -9,6 +9,7 @@ import { register as directory } from './directory';
 import { register as settings } from './settings';
 import { register as search } from './search';
 import { register as tasks } from './tasks';
+import { register as activities } from './activities';
 import { register as resources } from './resources';
 import { register as analytics } from './analytics';
 import { register as checks } from './checks';
@@ -22,4 +23,4 @@ import { register as configurationObjects } from './configurationObjects';
 import { register as publishing } from './publishing';
 import { register as catalogueRelations } from './catalogueRelations';
 
-export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages, configuration, configurationObjects, publishing, catalogueRelations];
+export const routeModules: RouteModule[] = [discovery, login, records, classifications, fields, directory, settings, search, tasks, activities, resources, analytics, checks, uploads, files, maintenance, emulatorState, webPages, configuration, configurationObjects, publishing, catalogueRelations];

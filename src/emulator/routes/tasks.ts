@@ -20,7 +20,8 @@ import { TaskSchema, opsCollection } from '../schemas';
 import { normaliseGuid, type Json } from '../hal';
 import type { Queryable } from '../storage/store';
 import * as repo from '../domain/tasks/repository';
-import { SearchCriteriaError, matchesPmSearch } from '../domain/tasks/search';
+import { isPmSearchRequest, matchingOr400, searchPage } from './pmSearch';
+import { opsUsers, renderOpsUser } from './activities';
 import {
   attachmentHref,
   collection,
@@ -28,6 +29,7 @@ import {
   renderAttachment,
   renderField,
   renderSlot,
+  renderProject,
   renderTask,
   renderVersion,
   taskHref,
@@ -177,33 +179,13 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       return collection('Task', tasks.map((t) => renderTask(t, viewer, origin)), total, window, request, origin);
     }
     const { tasks } = await repo.listTasks(store, 0, 2_147_483_647);
-    const matching = matchingOr400(tasks.map((t) => renderTask(t, viewer, origin)), criteria);
+    const matching = matchingOr400(ctx, tasks.map((t) => renderTask(t, viewer, origin)), criteria);
     return collection('Task', matching.slice(window.offset, window.offset + window.limit), matching.length, window, request, origin);
   };
 
-  /** The items that meet a PmSearchRequest; criteria that cannot be evaluated are a 400 with the error object. */
-  function matchingOr400(items: Json[], criteria: unknown): Json[] {
-    try {
-      return items.filter((item) => matchesPmSearch(criteria, item as Record<string, unknown>));
-    } catch (err) {
-      if (err instanceof SearchCriteriaError) throw errors.badRequest(err.message);
-      throw err;
-    }
-  }
-
-  /** Projects as the task form reads them (id, name, status, calendars) and as the SDK's Project model names them (projectId, title). */
-  async function projectItems(): Promise<Json[]> {
-    const projects = await repo.listProjects(store);
-    return projects.map((p) => ({
-      id: p.id,
-      projectId: p.id,
-      name: p.name,
-      title: p.name,
-      status: p.status,
-      startDate: p.startDate,
-      defaultCalendarId: p.defaultCalendarId,
-      calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
-    }));
+  /** Every project, rendered (renderProject: the task form's names and the SDK's). */
+  async function projectItems(origin: string): Promise<Json[]> {
+    return (await repo.listProjects(store)).map((p) => renderProject(p, origin));
   }
   route(app, ctx, {
     method: 'GET',
@@ -225,7 +207,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     responses: { 200: { description: 'The projects', schema: opsCollection('Project', z.unknown()) } },
     handler: async ({ request }) => {
       ctx.auth.caller(request);
-      const items = await projectItems();
+      const items = await projectItems(ctx.origin(request));
       const window = { offset: 0, limit: Math.max(1, items.length) };
       return collection('Project', items, items.length, window, request, ctx.origin(request));
     },
@@ -244,9 +226,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     responses: { 200: { description: 'A page of projects', schema: opsCollection('Project', z.unknown()) } },
     handler: async ({ request }) => {
       ctx.auth.caller(request);
-      const window = parseWindow(request);
-      const matching = matchingOr400(await projectItems(), request.body ?? {});
-      return collection('Project', matching.slice(window.offset, window.offset + window.limit), matching.length, window, request, ctx.origin(request));
+      return searchPage(ctx, request, 'Project', await projectItems(ctx.origin(request)));
     },
   });
 
@@ -307,6 +287,8 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     responses: { 200: { description: 'A page of users', schema: opsCollection('user', z.unknown()) } },
     handler: async ({ request, body }) => {
       ctx.auth.caller(request);
+      // The SDK (users.search) sends a PmSearchRequest, as for every other resource.
+      if (isPmSearchRequest(request.body)) return searchPage(ctx, request, 'user', await opsUsers(ctx.store));
       const window = parseWindow(request);
       const has = (value: string, wanted: string | null | undefined) => !wanted || value.toLowerCase().includes(wanted.toLowerCase());
       const users = (await ctx.store.query<{ id: number; login: string; first_name: string; last_name: string; email: string; active: boolean; language_id: string }>('SELECT * FROM users ORDER BY id')).filter(
@@ -317,16 +299,7 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           has(u.first_name, body?.firstName) &&
           has(u.last_name, body?.lastName),
       );
-      const items = users.slice(window.offset, window.offset + window.limit).map((u) => ({
-        userId: u.id,
-        adamUserId: u.id,
-        loginId: u.login,
-        firstName: u.first_name,
-        lastName: u.last_name,
-        emailAddress: u.email,
-        isActive: u.active,
-        languageId: u.language_id,
-      }));
+      const items = users.slice(window.offset, window.offset + window.limit).map(renderOpsUser);
       return collection('user', items, users.length, window, request, ctx.origin(request));
     },
   });

@@ -5,14 +5,14 @@ import type { Seeder } from './seeder';
 import { fixedSeeders } from './fixed';
 import { demoSeeders } from './demo';
 import { analyticsEventsSeeder } from './analyticsEvents';
-import { workManagementSeeder } from './workManagement';
+import { demoActivitiesSeeder, workManagementSeeder } from './workManagement';
 import { demoFilesSeeder } from './files';
 import { demoChecksSeeder } from './checks';
 
 export type { Seeder };
 
 /** Append a seeder here (work management, analytics events, …); its position is its order. */
-export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, ...demoSeeders, demoFilesSeeder, demoChecksSeeder, analyticsEventsSeeder];
+export const seeders: Seeder[] = [...fixedSeeders, workManagementSeeder, demoActivitiesSeeder, ...demoSeeders, demoFilesSeeder, demoChecksSeeder, analyticsEventsSeeder];
 
 /**
  * Seeds an empty store once; a store seeded before keeps its data whatever `seed` says. Each seeder gets

@@ -96,3 +96,33 @@ export const workManagementSeeder: Seeder = {
     );
   },
 };
+
+/**
+ * The demo tenant's activities (issue 36): the campaigns and programmes its projects deliver, so a project's activityId
+ * names one (a task inbox shows each task's project and activity). Types and states are the tenant's own ids:
+ * type 1 Campaign, 2 Product launch, 3 Programme; state 1 Planned, 2 Active, 3 Complete, 4 Cancelled. Currency 1 is
+ * the tenant's default; time zone 4 is UTC, as for the projects.
+ */
+const activities = [
+  { id: 201, name: 'Spring 2026 Brand Campaign', description: 'Seasonal brand push across web, social and print.', type: 1, state: 2, owner: 1, admin: 1, begin: '2026-02-02T09:00:00', end: '2026-05-29T17:00:00', projects: [101, 104] },
+  { id: 202, name: 'Summer Product Launch', description: 'Launch of the summer range: press kit, photo shoot, web.', type: 2, state: 1, owner: 2, admin: 1, begin: '2026-05-04T09:00:00', end: '2026-08-28T17:00:00', projects: [102] },
+  { id: 203, name: 'FY2024 Content Programme', description: null, type: 3, state: 3, owner: 1, admin: 3, begin: '2024-01-02T09:00:00', end: '2024-12-20T17:00:00', projects: [103] },
+  { id: 204, name: 'Autumn 2025 Ideas', description: 'Ideas parked for a later season.', type: 1, state: 4, owner: 3, admin: 1, begin: '2025-09-01T09:00:00', end: '2025-11-28T17:00:00', projects: [105] },
+  { id: 205, name: 'Regional Events 2026', description: 'Trade shows in North America, Europe and Asia Pacific; projects not yet planned.', type: 3, state: 1, owner: 2, admin: 2, begin: '2026-09-01T09:00:00', end: '2026-12-18T17:00:00', projects: [] },
+];
+
+export const demoActivitiesSeeder: Seeder = {
+  name: 'work-management activities',
+  kind: 'demo',
+  async run(store) {
+    for (const a of activities) {
+      await store.query(
+        `INSERT INTO wm_activities (id, name, description, activity_type_id, activity_state_id, owner_id, administrator_id, begin_date, end_date,
+           currency_code, time_zone_id, modified_user, modified_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $6, $8)`,
+        [a.id, a.name, a.description, a.type, a.state, a.owner, a.admin, a.begin, a.end, UTC_TIME_ZONE_ID],
+      );
+      if (a.projects.length) await store.query('UPDATE wm_projects SET activity_id = $1 WHERE id = ANY($2::integer[])', [a.id, a.projects]);
+    }
+  },
+};

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { echoCanDelegate } from '../../../core/tasks';
 import { errors } from '../../errors';
 import type { Json } from '../../hal';
-import type { AttachmentField, AttachmentRow, SlotRow, TaskRecord, VersionRow } from './repository';
+import type { AttachmentField, AttachmentRow, ProjectRecord, SlotRow, TaskRecord, VersionRow } from './repository';
 
 /** Who is looking: canDelegate is echoed per caller. */
 export interface Viewer {
@@ -64,6 +64,27 @@ export function renderTask(task: TaskRecord, viewer: Viewer, origin: string): Js
       documentuploads: { href: `${self}/document-uploads` },
       delegate: { href: `${self}/delegate` },
     },
+  };
+}
+
+/**
+ * A project as the task form reads it (id, name, status, calendars) and as the SDK's Project model names it (projectId,
+ * title, activityId: the activity it belongs to, null when none).
+ */
+export function renderProject(p: ProjectRecord, origin: string): Json {
+  const self = `${origin}/api/projects/${p.id}`;
+  return {
+    id: p.id,
+    projectId: p.id,
+    name: p.name,
+    title: p.name,
+    activityId: p.activityId,
+    status: p.status,
+    startDate: p.startDate,
+    timeZoneId: p.timeZoneId,
+    defaultCalendarId: p.defaultCalendarId,
+    calendars: p.calendars.map((c) => ({ id: c.id, name: c.name, workDays: [...c.workDays], dayStartMinute: c.dayStartMinute })),
+    _links: { self: { href: self }, ...(p.activityId !== null ? { activity: { href: `${origin}/api/activities/${p.activityId}` } } : {}) },
   };
 }
 

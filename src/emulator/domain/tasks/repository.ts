@@ -13,6 +13,8 @@ export interface ProjectRecord {
   defaultCalendarId: number;
   calendars: WorkCalendar[];
   activityEditors: number[];
+  /** The activity the project belongs to (migration 017), or null. */
+  activityId: number | null;
 }
 
 export interface PersonRow {
@@ -59,6 +61,7 @@ export async function loadProject(q: Queryable, id: number): Promise<ProjectReco
     default_calendar_id: number;
     calendar_ids: number[];
     activity_editors: number[];
+    activity_id: number | null;
   }>('SELECT * FROM wm_projects WHERE id = $1', [id]);
   const p = rows[0];
   if (!p) return undefined;
@@ -76,6 +79,7 @@ export async function loadProject(q: Queryable, id: number): Promise<ProjectReco
     defaultCalendarId: p.default_calendar_id,
     calendars: calendars.map((c) => ({ id: c.id, name: c.name, workDays: c.work_days, dayStartMinute: c.day_start_minute })),
     activityEditors: p.activity_editors,
+    activityId: p.activity_id ?? null,
   };
 }
 

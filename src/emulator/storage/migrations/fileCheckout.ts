@@ -3,6 +3,6 @@
 import type { Migration } from '../migrate';
 
 export const fileCheckout: Migration = {
-  id: '017-doc',
+  id: '018-file-checkout',
   sql: `ALTER TABLE files ADD COLUMN checked_out_on timestamptz;`,
 };

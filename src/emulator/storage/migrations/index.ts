@@ -19,5 +19,6 @@ import { titleOrder } from './titleOrder';
 import { compactKeys } from './compactKeys';
 import { searchStamp } from './searchStamp';
 import { fileCheckout } from './fileCheckout';
+import { activities } from './activities';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp, fileCheckout];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp, activities, fileCheckout];
