@@ -303,8 +303,15 @@ export async function resetWorkbench(page) {
   // A panel left open (the DAM log, Problems) takes half the editor's height from the next test.
   if (await page.locator('.part.panel').first().isVisible().catch(() => false)) await runCommand(page, 'View: Hide Panel');
   await openViewContainer(page, 'DAM');
-  const clear = page.locator('.part.sidebar .action-label[aria-label="Clear Search Results"]');
-  if (await clear.first().isVisible().catch(() => false)) await clear.first().click({ force: true });
+  // Find's results row: its Clear action shows only while the row is hovered or selected (left there, the next test
+  // expanded the results' record as the tree's first collapsed row).
+  const clear = '.action-label[aria-label="Clear Search Results"]';
+  const results = page.locator('.part.sidebar [role="treeitem"]').filter({ has: page.locator(clear) }).first();
+  if (await results.isVisible().catch(() => false)) {
+    await results.hover();
+    await results.locator(clear).first().click({ force: true });
+    await results.waitFor({ state: 'detached', timeout: 10_000 });
+  }
   await page.locator('.part.sidebar .pane-header', { hasText: 'DAM Explorer' }).hover();
   const collapse = page.locator('.part.sidebar .pane-header', { hasText: 'DAM Explorer' }).locator('.action-label[aria-label^="Collapse All"]');
   if (await collapse.isVisible().catch(() => false)) await collapse.click();
