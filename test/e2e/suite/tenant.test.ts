@@ -72,5 +72,13 @@ describe('DAM tenant configuration commands', function () {
     assert.match(text, /^# Where the emulator differs from /);
     assert.match(text, /^No differences\.$/m);
     assert.match(text, /^0 differences in \d+ routes compared\.$/m);
+    // The summary before anything else; the routes not compared (data the demo tenant lacks) last, one line per reason.
+    const lines = text.split('\n');
+    assert.equal(lines.findIndex((l) => /^\d+ differences? in/.test(l)), 2, text.slice(0, 400));
+    const notCompared = lines.findIndex((l) => l.startsWith('## Not compared'));
+    if (notCompared >= 0) {
+      assert.ok(notCompared > lines.findIndex((l) => l.startsWith('Made by')), 'the not-compared list after the summary and the note');
+      assert.ok(lines.slice(notCompared + 2).filter(Boolean).every((l) => l.startsWith('- ')), 'one line per reason');
+    }
   });
 });

@@ -1,6 +1,6 @@
 // DAM: Compare the Emulator with This Tenant… showed its progress as a request log ("Local emulator 12/184:
 // core GET /classifications …"): it now says what it does in words with counts, "Reading the tenant: 40 of 184 routes",
-// then the local emulator's, and can be cancelled.
+// then the local emulator's ("Reading the local emulator: …"), and can be cancelled.
 import { openNotifications, runCommand } from './workbench.mjs';
 
 export const title = 'compare progress: reading the tenant and the emulator, in words with counts';
@@ -27,6 +27,7 @@ export default async function run({ page, screenshot }) {
   const messages = [...seen];
   console.log(`    progress said: ${messages.slice(0, 4).join(' | ')}${messages.length > 4 ? ` … (${messages.length})` : ''}`);
   if (!messages.some((m) => /Reading the tenant: \d+ of \d+ routes/.test(m))) throw new Error(`the progress never said how far it read the tenant: ${messages.join(' | ')}`);
+  if (!messages.some((m) => /Reading the local emulator: \d+ of \d+ routes/.test(m))) throw new Error(`the progress never said how far it read the local emulator: ${messages.join(' | ')}`);
   const requestLines = messages.filter((m) => /\/api|\bGET\b|\d+\/\d+/.test(m));
   if (requestLines.length) throw new Error(`the progress reads like a request log: ${requestLines.join(' | ')}`);
   if (!cancellable) throw new Error('the progress offered no Cancel');
