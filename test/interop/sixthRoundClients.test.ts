@@ -383,5 +383,31 @@ describeEachBackend('interop: a desktop admin tool, a C# migration toolkit, a Ja
       const version = read.json.masterFileLatestVersion as { fileName: string; versionLabel: string; comment: string; fileSize: number };
       assert.deepEqual([version.fileName, version.versionLabel, version.comment, version.fileSize], ['pantry.png', 'v1', 'Uploaded from SharePoint', PNG.length]);
     });
+
+    // uploadViaAzCopy (every file over 20 MB): azcopy writes a file over its block size as Azure's Put Block requests,
+    // several at once, then a Put Block List naming the blocks in order. The emulator used to take each block for the
+    // whole file, and the list's XML last, so the file became that XML.
+    it('a file over azcopy\'s block size: Put Block requests out of order, then Put Block List, give the file in list order', async () => {
+      const session = await send(env().url, 'POST', '/uploads', { Authorization: `Bearer ${javaToken}`, 'API-VERSION': '1', 'User-Agent': ua, 'Content-Type': 'application/json' }, JSON.stringify({ filename: 'shelf.bin', size: 3 * 4096 }));
+      const sasUrl = String(session.json.sasUrl);
+      const parts = [randomBytes(4096), randomBytes(4096), randomBytes(4096)];
+      const ids = parts.map((_, i) => Buffer.from(`a5f0c1d2-0000-4000-8000-00000000000${i}`).toString('base64'));
+      const azcopy = { 'x-ms-version': '2023-08-03', 'User-Agent': 'AzCopy/10.27.1 azsdk-go-azblob/v1.4.0' };
+      for (const i of [2, 0, 1]) {
+        const put = await send(env().url, 'PUT', `${sasUrl}&comp=block&blockid=${encodeURIComponent(ids[i])}`, azcopy, new Uint8Array(parts[i]));
+        assert.equal(put.status, 201, put.text);
+      }
+      const list = `<?xml version="1.0" encoding="utf-8"?><BlockList>${ids.map((id) => `<Latest>${id}</Latest>`).join('')}</BlockList>`;
+      const committed = await send(env().url, 'PUT', `${sasUrl}&comp=blocklist`, { ...azcopy, 'x-ms-blob-content-type': 'application/octet-stream', 'Content-Type': 'application/xml' }, list);
+      assert.equal(committed.status, 201, committed.text);
+      const t = String(session.json.token);
+      const created = await send(env().url, 'POST', '/api/core/records', { Authorization: `Bearer ${javaToken}`, 'API-VERSION': '1', 'Content-Type': 'application/json', Accept: 'application/json' }, JSON.stringify({ status: 'draft', files: { master: t, addOrUpdate: [{ versions: { addOrUpdate: [{ id: t, fileName: 'shelf.bin' }] } }] } }));
+      assert.ok(created.status >= 200 && created.status < 300, created.text);
+      const order = expectStatus(await send(env().url, 'POST', '/api/core/orders', { Authorization: `Bearer ${javaToken}`, 'API-VERSION': '1', 'Content-Type': 'application/json' }, JSON.stringify({ type: 'download', targets: [{ recordId: created.json.id, targetTypes: ['Document'], assetType: 'LatestVersionOfMasterFile' }] })), 201);
+      const bytes = Buffer.from(await (await fetch(String((order.json.deliveredFiles as string[])[0]))).arrayBuffer());
+      assert.deepEqual(bytes, Buffer.concat(parts));
+      // A list naming a block that was never put is refused, with the error object.
+      expectStatus(await send(env().url, 'PUT', `${sasUrl}&comp=blocklist`, azcopy, '<BlockList><Latest>bm9wZQ==</Latest></BlockList>'), 400);
+    });
   });
 });
