@@ -4,7 +4,7 @@
 // they win over a sample in a tutorial; the spec wins over both for anything it states.
 import { ACCESSORS_BY_DATA_TYPE, SEARCH_PROPERTIES, type QueryTarget } from '../search';
 import type { ResourceEntry, Source } from './model';
-import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, contract, docs, members, notes, relations, sdkModel, sdkModule, spec } from './sources';
+import { CORE_DOCS, NOTES_CORE, NOTES_FILES, RECORD_DOCS, SELECT_DOCS, client, contract, docs, members, notes, relations, sdkModel, sdkModule, spec } from './sources';
 
 const SPEC_REPR = spec('Resources and their fields, Common representation rules');
 const SPEC_SELECT = spec('Endpoints, Selecting (request headers)');
@@ -88,7 +88,10 @@ export const resources: Record<string, ResourceEntry> = {
     sample: 'fieldgroups',
     sources: [spec('What the service does, 1'), sdkModel('FieldGroup')],
     members: [...members('id:guid name:string createdOn:date-time modifiedOn:date-time', [sdkModel('FieldGroup')]), ...members('tag:string?!', [sdkModel('FieldGroup')])],
-    relations: [...relations('members:fielddefinition[]', [sdkModel('FieldGroup')]), ...audit('FieldGroup')],
+    relations: [
+      ...relations('members:fielddefinition[]', [sdkModel('FieldGroup'), client('Chris-Castle/aprimo-admin-tool renderer/data-model.js')], 'The field definitions of the group, as its `fields` link lists them.'),
+      ...audit('FieldGroup'),
+    ],
   },
   classification: {
     name: 'classification',
@@ -168,7 +171,8 @@ export const resources: Record<string, ResourceEntry> = {
     sources: [spec('What the service does, 1'), sdkModel('Language')],
     members: [
       ...members('id:guid culture:string', [notes('More of what public clients send and read: Records and files'), sdkModel('Language')]),
-      ...members('name:string createdOn:date-time modifiedOn:date-time isEnabledForFields:boolean isEnabledForUI:boolean', [sdkModel('Language')]),
+      ...members('name:string createdOn:date-time modifiedOn:date-time', [sdkModel('Language')]),
+      ...members('isEnabledForFields:boolean isEnabledForUI:boolean', [sdkModel('Language'), client('Chris-Castle/aprimo-admin-tool renderer/app.js')], 'True for every culture the emulator has, false for the neutral language.'),
       ...members('tag:string?!', [sdkModel('Language')]),
     ],
     relations: [...relations('image:image', [sdkModel('Language')]), ...audit('Language')],
@@ -293,7 +297,10 @@ export const resources: Record<string, ResourceEntry> = {
       { ...members('trigger:string', [sdkModel('Rule')])[0], default: 'WhenSavedOrDeleted' },
       ...members('tag:string?!', [sdkModel('Rule')]),
     ],
-    relations: [...relations('conditions:rulecondition[] actions:ruleaction[]', [sdkModel('Rule')]), ...audit('Rule')],
+    relations: [
+      ...relations('conditions:rulecondition[] actions:ruleaction[]', [sdkModel('Rule'), client('Chris-Castle/aprimo-admin-tool renderer/data-model.js')], 'Kept as the lists the addOrUpdate and remove sections of writes describe.'),
+      ...audit('Rule'),
+    ],
   },
   // Issue 36 (audit against the service's documentation and SDK): resources the SDK's modules read and write that the
   // catalogue lacked. Each is modelled far enough that its documented reads, writes and relations behave.

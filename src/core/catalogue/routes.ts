@@ -195,7 +195,10 @@ export const routes: RouteEntry[] = [
   r('upload', 'POST', '/uploads/segments/{token}/commit', [UPLOADS]),
   r('upload', 'DELETE', '/uploads/segments/{token}', [UPLOADS]),
   r('upload', 'DELETE', '/uploads/{token}', [notes('Upload service')]),
-  r('upload', 'PUT', '/uploads/blobs/{id}', [notes('More of what public clients send and read: Uploads')], { note: 'The writable sasUrl the emulator hands out; a tenant\'s is a blob store\'s address.' }),
+  r('upload', 'PUT', '/uploads/blobs/{id}', [notes('More of what public clients send and read: Uploads'), client('prakashdlux/Migration src/main/java/org/example/AssetMigrationBatch.java')], {
+    note: 'The writable sasUrl the emulator hands out; a tenant\'s is a blob store\'s address. It takes a whole file, or Azure\'s Put Block (comp=block) and Put Block List (comp=blocklist), which azcopy sends for a large file.',
+    knownDifference: 'Blocks put but not yet named by a block list are kept in memory: they do not survive a restart of the emulator (Azure keeps them a week).',
+  }),
 
   // Work management ({ops_url})
   ops('POST', '/api/simple-tasks', [OPS, OPS_TASKS]),

@@ -29,6 +29,8 @@ export interface PropertyRef {
 export interface FieldRef {
   kind: 'field';
   by: 'id' | 'name' | 'label';
+  /** `'AEM Asset ID' = …`: the label written as a quoted property, no function around it (printed as written). */
+  quoted?: true;
   /** The quoted argument, quotes removed, escapes decoded except `\/`. */
   key: string;
   /** Range of the argument including its quotes (or of the gap where it is missing). */

@@ -349,7 +349,18 @@ export class Parser {
         if (property.name === '*') return { kind: 'matchAll', range: property.range };
         return { kind: 'text', value: this.scalarFromToken(tok), range: property.range };
       }
-      case T.String:
+      case T.String: {
+        // `'AEM Asset ID' = …`: a quoted name before an operator is a field named by its label (a migration client's
+        // searches, replayed in test/interop/sixthRoundClients.test.ts); alone it stays full text.
+        const after = this.peekAt(1);
+        if (after.kind === T.Compare || isWord(after, KW.In) || isWord(after, KW.Contains)) {
+          this.pos++;
+          const range = { start: tok.start, end: tok.end };
+          return this.criterion({ kind: 'field', by: 'label', quoted: true, key: this.val(tok), keyRange: range, accessor: [], accessorRange: null, range });
+        }
+        this.pos++;
+        return { kind: 'text', value: this.scalarFromToken(tok), range: { start: tok.start, end: tok.end } };
+      }
       case T.Question:
       case T.Named:
         this.pos++;

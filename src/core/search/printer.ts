@@ -61,6 +61,7 @@ function value(v: Value): string {
 function fieldRef(f: FieldRef): string {
   const fn = f.by === 'id' ? 'FieldId' : f.by === 'name' ? 'FieldName' : 'FieldLabel';
   const acc = f.accessor.length ? '.' + f.accessor.map(bare).join('.') : '';
+  if (f.quoted) return quoteString(f.key, "'");
   return `${fn}(${quoteString(f.key, "'")})${acc}`;
 }
 

@@ -30,6 +30,39 @@ const WHAT: Record<ObjectKind, string> = { collection: 'collection', watermark: 
 /** Kinds whose objects are named (a public link is not: it is a URI for a target). */
 const NAMED = (kind: ObjectKind) => kind !== 'publiclink';
 
+type Section = { addOrUpdate?: unknown[]; remove?: unknown[] };
+const isSection = (v: unknown): v is Section =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'addOrUpdate' || k === 'remove') &&
+  Object.values(v).every((x) => Array.isArray(x));
+const keyOf = (v: unknown) => String(typeof v === 'object' && v !== null ? (v as { id?: unknown }).id : v).replace(/-/g, '').toLowerCase();
+
+/**
+ * A nested collection written as the spec's `addOrUpdate` / `remove` sections (a rule's conditions and actions) is kept
+ * as the list it describes, each element with an id: an element naming an id it holds is updated, any other is added
+ * (with a new id), `remove` takes ids. Reads embed the list (`select-rule: conditions`), as a tenant does.
+ */
+function applySection(kept: unknown, section: Section): Record<string, unknown>[] {
+  const list = (Array.isArray(kept) ? kept : []).filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).map((e) => ({ ...e }));
+  const removed = new Set((section.remove ?? []).map(keyOf));
+  const next = list.filter((e) => !removed.has(keyOf(e)));
+  for (const item of section.addOrUpdate ?? []) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw errors.validation('Each element of an addOrUpdate section must be an object.');
+    const at = 'id' in item ? next.findIndex((e) => keyOf(e) === keyOf(item)) : -1;
+    if (at >= 0) next[at] = { ...next[at], ...(item as Record<string, unknown>), id: next[at].id };
+    else next.push({ ...(item as Record<string, unknown>), id: randomUUID().replace(/-/g, '') });
+  }
+  return next;
+}
+
+function withSections(kept: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...kept };
+  for (const [k, v] of Object.entries(sent)) {
+    if (v === null) delete next[k];
+    else next[k] = isSection(v) ? applySection(kept[k], v) : v;
+  }
+  return next;
+}
+
 export const configurationObjects = {
   async list(db: Queryable, kind: ObjectKind): Promise<ObjectRow[]> {
     return db.query<ObjectRow>('SELECT * FROM configuration_objects WHERE kind = $1 ORDER BY created_on, id', [kind]);
@@ -49,17 +82,13 @@ export const configurationObjects = {
   /** `id`: the id of an object the emulator derives (a file type, a setting category) that a write now keeps. */
   async create(db: Queryable, kind: ObjectKind, body: Record<string, unknown>, userId: string, id = randomUUID().replace(/-/g, '')): Promise<string> {
     if (NAMED(kind) && (typeof body.name !== 'string' || !body.name.trim())) throw errors.validation(`A ${WHAT[kind]} needs a name.`);
-    await db.query('INSERT INTO configuration_objects (kind, id, body, created_by, modified_by) VALUES ($1, $2, $3, $4, $4)', [kind, id, members(body), userId]);
+    await db.query('INSERT INTO configuration_objects (kind, id, body, created_by, modified_by) VALUES ($1, $2, $3, $4, $4)', [kind, id, withSections({}, members(body)), userId]);
     return id;
   },
 
   /** Sent members replace the kept ones; a member sent as null is reset (spec, Editing). */
   async update(db: Queryable, row: ObjectRow, body: Record<string, unknown>, userId: string): Promise<void> {
-    const next: Record<string, unknown> = { ...row.body };
-    for (const [k, v] of Object.entries(members(body))) {
-      if (v === null) delete next[k];
-      else next[k] = v;
-    }
+    const next = withSections(row.body, members(body));
     if (NAMED(row.kind) && 'name' in next && (typeof next.name !== 'string' || !next.name.trim())) throw errors.validation(`A ${WHAT[row.kind]} needs a name.`);
     await db.query('UPDATE configuration_objects SET body = $3, modified_on = now(), modified_by = $4 WHERE kind = $1 AND id = $2', [row.kind, row.id, next, userId]);
   },

@@ -127,7 +127,30 @@ const FORBIDDEN_NAME = /[<>:"/\\|?*]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f]/;
 
-const VersionEntry = z.object({ id: z.string().min(1).max(2000), filename: z.string().max(500).nullish(), versionLabel: z.string().max(500).nullish(), comment: z.string().max(10_000).nullish() }).loose();
+const Ref = z.union([z.string().max(2000), z.object({ id: z.string().max(2000) }).loose()]);
+// An additional file of a version, from an upload token (a new one) or by its id (an edit of its label).
+const AdditionalFileEntry = z
+  .object({
+    id: z.string().min(1).max(2000),
+    filename: z.string().max(500).nullish(),
+    label: z.string().max(500).nullish(),
+    extension: z.string().max(50).nullish(),
+    purposes: z.array(z.string().max(200)).max(50).nullish(),
+  })
+  .loose();
+const AdditionalFilesSection = z.object({ addOrUpdate: z.array(AdditionalFileEntry).max(100).optional(), remove: z.array(Ref).max(100).optional() }).loose();
+// `previews` (a version's own preview images, .NET clients send `Previews`): `master` and `addOrUpdate` name upload tokens.
+const PreviewsSection = z.object({ master: z.string().max(2000).nullish(), addOrUpdate: z.array(z.object({ id: z.string().min(1).max(2000), name: z.string().max(500).nullish() }).loose()).max(100).optional() }).loose();
+const VersionEntry = z
+  .object({
+    id: z.string().min(1).max(2000),
+    filename: z.string().max(500).nullish(),
+    versionLabel: z.string().max(500).nullish(),
+    comment: z.string().max(10_000).nullish(),
+    additionalFiles: AdditionalFilesSection.nullish(),
+    previews: PreviewsSection.nullish(),
+  })
+  .loose();
 const FileEntry = z
   .object({
     id: z.string().max(2000).nullish(),
@@ -179,9 +202,11 @@ export async function whyNoImage(ctx: EmulatorContext, version: FileVersionRow):
 }
 
 /**
- * Applies a record body's `files` section inside the record's transaction. Every version entry names an upload
- * token; an entry without a file id adds to the record's master file (made on first use), so the same section
- * creates a record's first file on POST and a new version on PUT. `master` alone is shorthand for one version.
+ * Applies a record body's `files` section inside the record's transaction. A version entry names an upload token (a
+ * new version) or the id of one of the record's versions (an edit of it: its label, comment, file name, additional
+ * files and previews, as the spec's editing rule has addOrUpdate name existing elements by id); an entry without a
+ * file id adds to the record's master file (made on first use), so the same section creates a record's first file on
+ * POST and a new version on PUT. `master` alone is shorthand for one version.
  */
 export async function applyFilesSection(tx: Queryable, blobs: BlobStore, recordId: string, section: FilesSection, userId: number, now: Date): Promise<void> {
   for (const ref of section.remove ?? []) {
@@ -211,26 +236,93 @@ export async function applyFilesSection(tx: Queryable, blobs: BlobStore, recordI
       await tx.query('INSERT INTO files (id, record_id, is_master, created_on, modified_on) VALUES ($1, $2, true, $3, $3)', [fileId, recordId, now.toISOString()]);
       masterFileId = fileId;
     }
-    for (const v of entry.versions) await createVersion(tx, blobs, recordId, fileId, v, userId, now);
+    for (const v of entry.versions) {
+      const existing = await versionOfRecord(tx, recordId, v.id);
+      const versionId = existing ? await editVersion(tx, existing, v) : await createVersion(tx, blobs, recordId, fileId, v, userId, now);
+      await applyVersionSections(tx, versionId, v, now);
+    }
     await tx.query('UPDATE files SET modified_on = $2 WHERE id = $1', [fileId, now.toISOString()]);
   }
   await tx.query('UPDATE records SET file_count = (SELECT count(*) FROM files WHERE record_id = $1) WHERE id = $1', [recordId]);
 }
 
-async function createVersion(tx: Queryable, blobs: BlobStore, recordId: string, fileId: string, entry: z.infer<typeof VersionEntry>, userId: number, now: Date) {
-  if (entry.filename && (FORBIDDEN_NAME.test(entry.filename) || CONTROL.test(entry.filename))) {
-    throw errors.validation(`The file name '${entry.filename.slice(0, 100)}' contains a character that is not allowed (< > : " / \\ | ? *).`);
+function checkFileName(name: string | null | undefined): void {
+  if (name && (FORBIDDEN_NAME.test(name) || CONTROL.test(name))) {
+    throw errors.validation(`The file name '${name.slice(0, 100)}' contains a character that is not allowed (< > : " / \\ | ? *).`);
   }
+}
+
+/** The record's version with this id (32 hex digits, dashed or not), or undefined: then the id is an upload token. */
+async function versionOfRecord(tx: Queryable, recordId: string, id: string): Promise<FileVersionRow | undefined> {
+  const guid = normaliseGuid(id);
+  if (!guid) return undefined;
+  return (await tx.query<FileVersionRow>('SELECT * FROM file_versions WHERE id = $1 AND record_id = $2', [guid, recordId]))[0];
+}
+
+/** An entry naming an existing version edits what it sends of it; members it leaves out stay as they are. */
+async function editVersion(tx: Queryable, version: FileVersionRow, entry: z.infer<typeof VersionEntry>): Promise<string> {
+  checkFileName(entry.filename);
+  const filename = entry.filename || version.filename;
+  const ext = entry.filename ? extensionOf(filename) : version.extension;
+  await tx.query('UPDATE file_versions SET version_label = $2, comment = $3, filename = $4, extension = $5, mime_type = $6 WHERE id = $1', [
+    version.id,
+    entry.versionLabel === undefined ? version.version_label : entry.versionLabel,
+    entry.comment === undefined ? version.comment : entry.comment,
+    filename,
+    ext,
+    entry.filename ? mimeOf(ext) : version.mime_type,
+  ]);
+  return version.id;
+}
+
+/**
+ * A version's `additionalFiles` section: an entry with an upload token adds an additional file (named, labelled and
+ * typed as sent), one with an additional file's id changes its label; `remove` takes ids. `previews` tokens are kept
+ * as additional files used as previews (the record's own preview stays the one rendered from its master file).
+ */
+async function applyVersionSections(tx: Queryable, versionId: string, entry: z.infer<typeof VersionEntry>, now: Date): Promise<void> {
+  for (const ref of entry.additionalFiles?.remove ?? []) {
+    const id = normaliseGuid(typeof ref === 'string' ? ref : ref.id) ?? '';
+    await tx.query('DELETE FROM additional_files WHERE id = $1 AND file_version_id = $2', [id, versionId]);
+  }
+  const added: { id: string; filename?: string | null; label?: string | null; extension?: string | null; usages: string[] }[] = [];
+  for (const a of entry.additionalFiles?.addOrUpdate ?? []) added.push({ ...a, usages: a.purposes ?? [] });
+  const previews = entry.previews;
+  const previewTokens = [...(previews?.addOrUpdate ?? []).map((p) => ({ id: p.id, filename: p.name })), ...(previews?.master ? [{ id: previews.master, filename: undefined }] : [])];
+  for (const p of previewTokens) if (!added.some((a) => a.id === p.id)) added.push({ ...p, usages: ['Preview'] });
+  for (const a of added) {
+    const guid = normaliseGuid(a.id);
+    const own = guid ? await tx.query<{ id: string }>('SELECT id FROM additional_files WHERE id = $1 AND file_version_id = $2', [guid, versionId]) : [];
+    if (own[0]) {
+      if (a.label !== undefined) await tx.query('UPDATE additional_files SET label = $2 WHERE id = $1', [own[0].id, a.label]);
+      continue;
+    }
+    checkFileName(a.filename);
+    const upload = await consumeUpload(tx, a.id);
+    const name = a.filename || upload.filename;
+    const ext = (a.extension ?? '').replace(/^\./, '').toLowerCase() || extensionOf(name);
+    const label = a.label ?? (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
+    await tx.query(
+      `INSERT INTO additional_files (id, file_version_id, name, label, preset, format, mime_type, usages, width, height, file_size, blob, job_id, created_on)
+       VALUES ($1, $2, $3, $4, NULL, $5, $6, $7, NULL, NULL, $8, $9, NULL, $10)`,
+      [newId(), versionId, name, label, ext, mimeOf(ext), JSON.stringify(a.usages), upload.size, upload.blob, now.toISOString()],
+    );
+  }
+}
+
+async function createVersion(tx: Queryable, blobs: BlobStore, recordId: string, fileId: string, entry: z.infer<typeof VersionEntry>, userId: number, now: Date): Promise<string> {
+  checkFileName(entry.filename);
   const upload = await consumeUpload(tx, entry.id);
   const filename = entry.filename || upload.filename;
   const ext = extensionOf(filename);
   const image = await probeVersion(blobs, upload.blob, filename, upload.size);
   const next = await tx.query<{ n: number }>('SELECT coalesce(max(version_number), 0) + 1 AS n FROM file_versions WHERE file_id = $1', [fileId]);
+  const id = newId();
   await tx.query(
     `INSERT INTO file_versions (id, file_id, record_id, version_number, version_label, comment, filename, extension, mime_type, file_size, checksum, blob,
        width, height, upload_token, created_on, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
-      newId(),
+      id,
       fileId,
       recordId,
       Number(next[0].n),
@@ -249,6 +341,7 @@ async function createVersion(tx: Queryable, blobs: BlobStore, recordId: string, 
       userId,
     ],
   );
+  return id;
 }
 
 export function newId(): string {

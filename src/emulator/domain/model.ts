@@ -334,6 +334,14 @@ export const fieldGroupType = defineType<FieldGroupRow>({
       href: (g, rc) => `${core(rc)}/fielddefinitions?filter=${encodeURIComponent(`FieldGroupId = ${g.id}`)}`,
       load: (g, rc) => rc.ctx.store.query<FieldDefinitionRow>('SELECT * FROM field_definitions WHERE field_group_id = $1 ORDER BY sort_index', [g.id]),
     },
+    // The SDK's name for the same list (FieldGroup `members`), which an admin tool embeds to find a field's groups.
+    {
+      key: 'members',
+      type: 'fielddefinition',
+      many: true,
+      href: (g, rc) => `${core(rc)}/fieldgroup/${g.id}/members`,
+      load: (g, rc) => rc.ctx.store.query<FieldDefinitionRow>('SELECT * FROM field_definitions WHERE field_group_id = $1 ORDER BY sort_index', [g.id]),
+    },
   ],
 });
 

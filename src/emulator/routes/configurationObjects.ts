@@ -35,12 +35,13 @@ const user = (key: string, column: 'created_by' | 'modified_by'): Relation<Objec
 });
 
 /** A kept object as a HAL resource: its members as kept, `extra` over them, its creator and last editor linked. */
-export function objectType(kind: ObjectKind, extra: (o: ObjectRow) => Record<string, unknown>, relations: Relation<ObjectRow>[] = []) {
+export function objectType(kind: ObjectKind, extra: (o: ObjectRow) => Record<string, unknown>, relations: Relation<ObjectRow>[] = [], asRelations: string[] = []) {
   return defineType<ObjectRow>({
     name: kind,
     self: (o, rc) => `${core(rc)}/${kind}/${o.id}`,
     attributes: (o) => {
-      const { tag: _tag, ...body } = o.body;
+      const { tag: _tag, ...all } = o.body;
+      const body = Object.fromEntries(Object.entries(all).filter(([k]) => !asRelations.includes(k)));
       return { id: o.id, ...body, ...extra(o), createdOn: iso(o.created_on), modifiedOn: iso(o.modified_on) };
     },
     optional: { tag: (o) => (o.body.tag as string | undefined) ?? null },
@@ -67,7 +68,15 @@ export const collectionType = objectType(
   ],
 );
 export const watermarkType = objectType('watermark', () => ({}));
-export const ruleType = objectType('rule', () => ({}));
+// A rule's conditions and actions are relations (the SDK's Rule model), kept as the lists their sections describe.
+const keptList = (key: 'conditions' | 'actions', type: string): Relation<ObjectRow> => ({
+  key,
+  type,
+  many: true,
+  href: (o, rc) => `${core(rc)}/rule/${o.id}/${key}`,
+  load: async (o) => (Array.isArray(o.body[key]) ? (o.body[key] as unknown[]) : []),
+});
+export const ruleType = objectType('rule', () => ({}), [keptList('conditions', 'rulecondition'), keptList('actions', 'ruleaction')], ['conditions', 'actions']);
 
 const TYPES = { collection: collectionType, watermark: watermarkType, rule: ruleType } as const;
 const PLURAL: Record<keyof typeof TYPES, string> = { collection: 'collections', watermark: 'watermarks', rule: 'rules' };

@@ -14,7 +14,9 @@ import { listSmall } from './collection';
 export const languageType = defineType<LanguageRow>({
   name: 'language',
   self: (l, rc) => `${core(rc)}/language/${l.id}`,
-  attributes: (l) => ({ id: l.id, culture: l.culture, name: l.name, isNeutral: l.is_neutral }),
+  // Every culture the tenant has is one its fields and screens are shown in (the catalogue's default, false, hid them
+  // all from an admin tool that lists the languages enabled for fields); the neutral language is neither.
+  attributes: (l) => ({ id: l.id, culture: l.culture, name: l.name, isNeutral: l.is_neutral, isEnabledForFields: !l.is_neutral, isEnabledForUI: !l.is_neutral }),
   relations: [],
 });
 

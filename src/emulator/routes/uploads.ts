@@ -373,6 +373,34 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     });
   });
 
+  // Put Block's staged blocks, by upload file id and block id (kept in memory: uncommitted blocks do not survive a restart).
+  const staged = new Map<string, Map<string, string>>();
+
+  /** The block ids of a Put Block List body (`<BlockList><Latest>id</Latest>…</BlockList>`), in order. */
+  async function blockListOf(source: Readable): Promise<string[]> {
+    let text = '';
+    for await (const chunk of source) {
+      text += String(chunk);
+      if (text.length > 4_000_000) throw errors.payloadTooLarge('The block list is too long.');
+    }
+    return [...text.matchAll(/<(Latest|Committed|Uncommitted)>\s*([^<]*?)\s*<\/\1>/g)].map((m) => m[2]);
+  }
+
+  /** The file becomes its staged blocks in the order listed; blocks the list leaves out are dropped, as Azure does. */
+  async function commitBlockList(fileId: string, ids: string[]): Promise<WrittenBlob> {
+    const blocks = staged.get(fileId) ?? new Map<string, string>();
+    const missing = ids.find((id) => !blocks.has(id));
+    if (missing !== undefined || !ids.length) throw errors.badRequest(missing === undefined ? 'The block list names no block.' : `The block list names a block that was not put: '${missing.slice(0, 100)}'.`);
+    if (new Set(ids).size !== ids.length) throw errors.badRequest('The block list names a block twice.');
+    const composition = blobs.composition();
+    for (const id of ids) await composition.append(blocks.get(id)!);
+    const written = await composition.finish();
+    const unused = [...blocks.entries()].filter(([id]) => !ids.includes(id)).map(([, key]) => key);
+    staged.delete(fileId);
+    await removeBlobs(unused);
+    return written;
+  }
+
   // The blob endpoint stands for a storage account, not the API: the signature in the URL is the only credential,
   // so it asks for none of the API headers. It takes any body as raw bytes, which the API routes refuse.
   await app.register(async (scope) => {
@@ -385,8 +413,10 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
       tag,
       policy: 'blob',
       params: z.object({ fileId: z.string().max(100) }),
-      query: z.object({ se: z.string().max(20).optional(), sig: z.string().max(200).optional(), sv: z.string().optional(), sp: z.string().optional() }).loose(),
-      responses: { 201: { description: 'Written' }, 403: { description: 'The signature is missing, wrong or expired' } },
+      query: z
+        .object({ se: z.string().max(20).optional(), sig: z.string().max(200).optional(), sv: z.string().optional(), sp: z.string().optional(), comp: z.string().max(20).optional(), blockid: z.string().max(200).optional() })
+        .loose(),
+      responses: { 201: { description: 'Written' }, 400: { description: 'A block list naming a block that was not put' }, 403: { description: 'The signature is missing, wrong or expired' } },
       handler: async ({ params, query, request, reply }) => {
         const source = (request.body as Readable | undefined) ?? request.raw;
         const fileId = normaliseGuid(params.fileId);
@@ -401,12 +431,33 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           source.resume();
           throw errors.invalidSignature('This blob URL has expired; upload again for a fresh sasUrl.');
         }
+        const comp = query.comp?.toLowerCase();
+        if (comp !== undefined && comp !== 'block' && comp !== 'blocklist') {
+          source.resume();
+          throw errors.badRequest(`The emulator's blob endpoint takes a whole file, Put Block (comp=block) and Put Block List (comp=blocklist); not comp=${comp.slice(0, 20)}.`);
+        }
         let written: WrittenBlob;
-        try {
-          written = await blobs.write(source, { maxBytes: MAX_FILE_BYTES });
-        } catch (err) {
-          if (err instanceof BlobTooLargeError) throw errors.payloadTooLarge(`The file is larger than ${MAX_FILE_BYTES} bytes.`);
-          throw err;
+        if (comp === 'blocklist') {
+          written = await commitBlockList(fileId, await blockListOf(source));
+        } else {
+          try {
+            written = await blobs.write(source, { maxBytes: MAX_FILE_BYTES });
+          } catch (err) {
+            if (err instanceof BlobTooLargeError) throw errors.payloadTooLarge(`The file is larger than ${MAX_FILE_BYTES} bytes.`);
+            throw err;
+          }
+        }
+        if (comp === 'block') {
+          // Azure's Put Block (what azcopy sends for a file over its block size): staged until a block list names it.
+          if (!query.blockid) {
+            await removeBlobs([written.key]);
+            throw errors.badRequest('Put Block needs a blockid.');
+          }
+          const blocks = staged.get(fileId) ?? new Map<string, string>();
+          staged.set(fileId, blocks);
+          await removeBlobs([blocks.get(query.blockid)]);
+          blocks.set(query.blockid, written.key);
+          return reply.code(201).send();
         }
         let old: string | null;
         try {

@@ -28,6 +28,8 @@ import {
 import { errors } from '../errors';
 import type { SqlParam } from '../storage/store';
 
+const GUID = /^[0-9a-f]{32}$/;
+
 export type Target = QueryTarget;
 
 export interface FieldDef {
@@ -434,6 +436,10 @@ export class Compiler {
     } else if (dataType === 'TextList' && positive !== 'contains') {
       // One value per list element: `Keywords = sunset` matches a record with `sunset` among its keywords.
       cond = `EXISTS (SELECT 1 FROM jsonb_array_elements_text(coalesce(fv.value->'values', '[]'::jsonb)) AS item(text) WHERE ${this.stringCompare('item.text', positive, values)})`;
+    } else if (dataType === 'OptionList' && positive === '=' && !accessorPath.length && values.every((v) => GUID.test(guidKey(v.text)))) {
+      // `'Asset Type' = '04c25cb5…'`: an option list compared with an option's id matches that option, as its name does.
+      const ids = `${this.sql.bind(values.map((v) => guidKey(v.text)))}::text[]`;
+      cond = `(${this.stringCompare('fv.value_text', positive, values)} OR jsonb_exists_any(coalesce(fv.value->'values', '[]'::jsonb), ${ids}))`;
     } else {
       cond = this.stringCompare('fv.value_text', positive, values);
     }

@@ -118,6 +118,8 @@ function criterionPlan(c: Criterion, input: CompileInput): CountPlan | undefined
   if (c.property.kind === 'field') {
     const def = input.resolveField(c.property.by, c.property.key);
     if (!def || !HELD_FIELD_TYPES.has(def.dataType) || emptyTest || !plain) return undefined;
+    // An option compared by its id (compile.ts matches ids too): the index holds names only.
+    if (def.dataType === 'OptionList' && values.some((v) => /^[0-9a-f]{32}$/.test(v.text.replace(/[{}-]/g, '').toLowerCase()))) return undefined;
     const accessor = fieldAccessor(fieldDataType(def), c.property.accessor);
     if (!accessor || accessor.type !== 'String') return undefined;
     return positiveOrNot(op, values, (v) => ({ kind: 'field', fieldId: def.id, value: v.text.toLowerCase() }));

@@ -65,6 +65,10 @@ describe('query parser', () => {
       'FieldLabel("Release date").UtcValue >= 2024-01-01',
       crit({ kind: 'field', by: 'label', key: 'Release date', accessor: ['UtcValue'] }, '>=', lit('2024-01-01')),
     ],
+    // A field's label as a quoted property (ChickenMSalad/MigrationBaseSolution AprimoAssetClient.cs); alone, a quoted
+    // string stays full text (above).
+    [" 'AEM Asset ID' = 'x-1' AND fileCount = 0", and(crit({ kind: 'field', by: 'label', quoted: true, key: 'AEM Asset ID', accessor: [] }, '=', lit('x-1', "'")), crit(prop('fileCount'), '=', lit('0')))],
+    ['"Usage rights" contains licensed', crit({ kind: 'field', by: 'label', quoted: true, key: 'Usage rights', accessor: [] }, 'contains', lit('licensed'))],
   ];
   for (const [input, expected] of table) {
     it(`parses ${input}`, () => assert.deepEqual(tree(input), expected));

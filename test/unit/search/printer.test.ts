@@ -27,6 +27,7 @@ describe('query printer', () => {
     ['Id IN (a,b ,  ?)', 'Id in (a, b, ?)'],
     ['NOT (a OR b)', 'NOT (a OR b)'],
     ['"sunset"   *', '"sunset" *'],
+    ["'AEM Asset ID'='x'", "'AEM Asset ID' = 'x'"],
   ];
   for (const [input, expected] of canonical) {
     it(`prints ${input} as ${expected}`, () => assert.equal(printExpression(parseExpression(input).ast), expected));
