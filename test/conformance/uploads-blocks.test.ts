@@ -6,7 +6,7 @@
 // the test keeps (what a restart keeps of either).
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DamClient } from '../../src/api/client';
@@ -130,6 +130,23 @@ for (const backend of backends()) {
       // The committed list took the blocks: the same list again names blocks no longer staged.
       const again = await put(running.url, sas, 'comp=blocklist', list, { 'content-type': 'application/xml' });
       assert.equal(again.status, 400);
+    });
+
+    it('a discarded upload takes its staged blocks with it: their blobs are removed and a block list finds none', async () => {
+      running ??= await start();
+      const blobFiles = () => readdirSync(join(folder, 'data', 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.parentPath.endsWith('tmp')).length;
+      const auth = { authorization: `Bearer ${await bearer(running.url)}`, 'api-version': '1', 'user-agent': USER_AGENT };
+      const session = await fetch(`${running.url}/uploads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ fileName: 'discarded.bin' }) });
+      const answer = (await session.json()) as { token: string; sasUrl: string };
+      const sas = new URL(answer.sasUrl);
+      const before = blobFiles();
+      for (const id of ['YQ==', 'Yg==']) assert.equal((await put(running.url, sas, `comp=block&blockid=${id}`, new Uint8Array(randomBytes(5000)))).status, 201);
+      assert.equal(blobFiles(), before + 2);
+      const discarded = await fetch(`${running.url}/uploads/${answer.token}`, { method: 'DELETE', headers: auth });
+      assert.equal(discarded.status, 204, await discarded.text());
+      assert.equal(blobFiles(), before);
+      const list = await put(running.url, sas, 'comp=blocklist', '<BlockList><Latest>YQ==</Latest></BlockList>', { 'content-type': 'application/xml' });
+      assert.equal(list.status, 400, await list.text());
     });
   });
 }
