@@ -196,8 +196,7 @@ export const routes: RouteEntry[] = [
   r('upload', 'DELETE', '/uploads/segments/{token}', [UPLOADS]),
   r('upload', 'DELETE', '/uploads/{token}', [notes('Upload service')]),
   r('upload', 'PUT', '/uploads/blobs/{id}', [notes('More of what public clients send and read: Uploads'), client('prakashdlux/Migration src/main/java/org/example/AssetMigrationBatch.java')], {
-    note: 'The writable sasUrl the emulator hands out; a tenant\'s is a blob store\'s address. It takes a whole file, or Azure\'s Put Block (comp=block) and Put Block List (comp=blocklist), which azcopy sends for a large file.',
-    knownDifference: 'Blocks put but not yet named by a block list are kept in memory: they do not survive a restart of the emulator (Azure keeps them a week).',
+    note: 'The writable sasUrl the emulator hands out; a tenant\'s is a blob store\'s address. It takes a whole file, or Azure\'s Put Block (comp=block) and Put Block List (comp=blocklist), which azcopy sends for a large file. Blocks not yet named by a block list are kept with the upload (a restart keeps them; Azure keeps them a week, the emulator as long as the upload, a day).',
   }),
 
   // Work management ({ops_url})

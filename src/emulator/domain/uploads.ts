@@ -156,7 +156,8 @@ export const uploads = {
     if (segmentedOnly && row.kind !== 'segmented') throw errors.uploadRule('This upload is not a segmented upload; discard it with DELETE /uploads/{token}.', 409);
     await tx.query(`UPDATE uploads SET state = 'cancelled', blob = NULL WHERE token = $1`, [token]);
     const segs = await tx.query<{ blob: string }>(`DELETE FROM upload_segments WHERE token = $1 RETURNING blob`, [token]);
-    return [row.blob, ...segs.map((s) => s.blob)];
+    const blocks = await tx.query<{ blob: string }>(`DELETE FROM upload_blocks WHERE file_id = $1 RETURNING blob`, [row.file_id]);
+    return [row.blob, ...segs.map((s) => s.blob), ...blocks.map((b) => b.blob)];
   },
 
   /** Replaces a committed upload's bytes (the body PUT through its sasUrl); returns the blob it replaced. Call in a transaction. */
@@ -165,6 +166,41 @@ export const uploads = {
     if (!row || row.state !== 'committed') throw errors.noDataFound('upload', fileId);
     await tx.query(`UPDATE uploads SET blob = $2, size = $3, sha256 = $4 WHERE file_id = $1`, [fileId, written.key, written.size, written.sha256]);
     return row.blob;
+  },
+
+  /**
+   * Stages a Put Block of the committed upload `fileId` (one whose bytes come through its sasUrl); a block id sent
+   * again replaces the earlier block, whose blob is returned. Call in a transaction.
+   */
+  async stageBlock(tx: Queryable, fileId: string, blockId: string, written: { key: string; size: number }, now: Date): Promise<string | undefined> {
+    const row = (await tx.query<UploadRow>(`SELECT * FROM uploads WHERE file_id = $1 FOR UPDATE`, [fileId]))[0];
+    if (!row || row.state !== 'committed') throw errors.noDataFound('upload', fileId);
+    const replaced = (await tx.query<{ blob: string }>(`SELECT blob FROM upload_blocks WHERE file_id = $1 AND block_id = $2`, [fileId, blockId]))[0]?.blob;
+    await tx.query(
+      `INSERT INTO upload_blocks (file_id, block_id, blob, size, staged_on) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (file_id, block_id) DO UPDATE SET blob = EXCLUDED.blob, size = EXCLUDED.size, staged_on = EXCLUDED.staged_on`,
+      [fileId, blockId, written.key, written.size, now],
+    );
+    return replaced;
+  },
+
+  /** The staged blocks of `fileId`, block id to blob key. */
+  blocks: async (db: Queryable, fileId: string) =>
+    new Map((await db.query<{ block_id: string; blob: string }>(`SELECT block_id, blob FROM upload_blocks WHERE file_id = $1`, [fileId])).map((r) => [r.block_id, r.blob])),
+
+  /**
+   * Makes the blob composed of the listed blocks the upload's bytes, if its blocks are still those it was composed
+   * of; the listed blocks' blobs became its parts, so only the blocks left out and the bytes it replaced are
+   * returned for removal. Call in a transaction.
+   */
+  async commitBlocks(tx: Queryable, fileId: string, used: Map<string, string>, written: { key: string; size: number; sha256: string }): Promise<string[]> {
+    const row = (await tx.query<UploadRow>(`SELECT * FROM uploads WHERE file_id = $1 FOR UPDATE`, [fileId]))[0];
+    if (!row || row.state !== 'committed') throw errors.noDataFound('upload', fileId);
+    const now = await uploads.blocks(tx, fileId);
+    if ([...used].some(([id, blob]) => now.get(id) !== blob)) throw errors.uploadRule('A block was put again during this block list; send the block list again.', 409);
+    await tx.query(`DELETE FROM upload_blocks WHERE file_id = $1`, [fileId]);
+    await tx.query(`UPDATE uploads SET blob = $2, size = $3, sha256 = $4 WHERE file_id = $1`, [fileId, written.key, written.size, written.sha256]);
+    return [...[...now].filter(([id]) => !used.has(id)).map(([, blob]) => blob), ...(row.blob ? [row.blob] : [])];
   },
 
   /**
@@ -179,12 +215,18 @@ export const uploads = {
         WHERE s.token = u.token AND (u.state = 'cancelled' OR (u.state = 'open' AND u.created_on < $1)) RETURNING s.blob`,
       [abandoned],
     );
+    // Staged blocks go with their upload (Azure keeps uncommitted blocks 7 days; an upload here lives a day), and as
+    // soon as the upload is used or cancelled; deleted here, not by the cascade, so their blobs are removed too.
+    const blocks = await tx.query<{ blob: string }>(
+      `DELETE FROM upload_blocks b USING uploads u WHERE b.file_id = u.file_id AND (u.state <> 'committed' OR u.created_on < $1) RETURNING b.blob`,
+      [abandoned],
+    );
     const ups = await tx.query<{ blob: string | null }>(
       `DELETE FROM uploads WHERE (state IN ('open', 'committed') AND created_on < $1) OR (state = 'cancelled' AND created_on < $2) RETURNING blob`,
       [abandoned, forget],
     );
     await tx.query(`DELETE FROM uploads WHERE state = 'consumed' AND consumed_on < $1`, [forget]);
-    return [...segs.map((s) => s.blob), ...ups.map((u) => u.blob)].filter((b): b is string => !!b);
+    return [...segs.map((s) => s.blob), ...blocks.map((b) => b.blob), ...ups.map((u) => u.blob)].filter((b): b is string => !!b);
   },
 
   openTokens: async (db: Queryable) => new Set((await db.query<{ token: string }>(`SELECT token FROM uploads WHERE state = 'open'`)).map((r) => r.token)),

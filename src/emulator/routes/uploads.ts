@@ -373,9 +373,6 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     });
   });
 
-  // Put Block's staged blocks, by upload file id and block id (kept in memory: uncommitted blocks do not survive a restart).
-  const staged = new Map<string, Map<string, string>>();
-
   /** The block ids of a Put Block List body (`<BlockList><Latest>id</Latest>…</BlockList>`), in order. */
   async function blockListOf(source: Readable): Promise<string[]> {
     let text = '';
@@ -386,19 +383,33 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
     return [...text.matchAll(/<(Latest|Committed|Uncommitted)>\s*([^<]*?)\s*<\/\1>/g)].map((m) => m[2]);
   }
 
-  /** The file becomes its staged blocks in the order listed; blocks the list leaves out are dropped, as Azure does. */
-  async function commitBlockList(fileId: string, ids: string[]): Promise<WrittenBlob> {
-    const blocks = staged.get(fileId) ?? new Map<string, string>();
+  /**
+   * The file becomes its staged blocks in the order listed; blocks the list leaves out are dropped, as Azure does.
+   * The blocks are rows (upload_blocks), so a restart between the blocks and the list loses none of them.
+   */
+  async function commitBlockList(fileId: string, ids: string[]): Promise<void> {
+    const blocks = await uploads.blocks(store, fileId);
     const missing = ids.find((id) => !blocks.has(id));
     if (missing !== undefined || !ids.length) throw errors.badRequest(missing === undefined ? 'The block list names no block.' : `The block list names a block that was not put: '${missing.slice(0, 100)}'.`);
     if (new Set(ids).size !== ids.length) throw errors.badRequest('The block list names a block twice.');
-    const composition = blobs.composition();
-    for (const id of ids) await composition.append(blocks.get(id)!);
-    const written = await composition.finish();
-    const unused = [...blocks.entries()].filter(([id]) => !ids.includes(id)).map(([, key]) => key);
-    staged.delete(fileId);
-    await removeBlobs(unused);
-    return written;
+    const used = new Map(ids.map((id) => [id, blocks.get(id)!]));
+    let written: WrittenBlob;
+    try {
+      const composition = blobs.composition();
+      for (const key of used.values()) await composition.append(key);
+      written = await composition.finish();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') throw errors.uploadRule('A block was put again or removed during this block list; send the block list again.', 409);
+      throw err;
+    }
+    let doomed: string[];
+    try {
+      doomed = await store.transaction((tx) => uploads.commitBlocks(tx, fileId, used, written));
+    } catch (err) {
+      await blobs.release(written.key);
+      throw err;
+    }
+    await removeBlobs(doomed);
   }
 
   // The blob endpoint stands for a storage account, not the API: the signature in the URL is the only credential,
@@ -436,27 +447,31 @@ export async function register(app: FastifyInstance, ctx: EmulatorContext): Prom
           source.resume();
           throw errors.badRequest(`The emulator's blob endpoint takes a whole file, Put Block (comp=block) and Put Block List (comp=blocklist); not comp=${comp.slice(0, 20)}.`);
         }
-        let written: WrittenBlob;
         if (comp === 'blocklist') {
-          written = await commitBlockList(fileId, await blockListOf(source));
-        } else {
-          try {
-            written = await blobs.write(source, { maxBytes: MAX_FILE_BYTES });
-          } catch (err) {
-            if (err instanceof BlobTooLargeError) throw errors.payloadTooLarge(`The file is larger than ${MAX_FILE_BYTES} bytes.`);
-            throw err;
-          }
+          await commitBlockList(fileId, await blockListOf(source));
+          return reply.code(201).send();
+        }
+        if (comp === 'block' && !query.blockid) {
+          source.resume();
+          throw errors.badRequest('Put Block needs a blockid.');
+        }
+        let written: WrittenBlob;
+        try {
+          written = await blobs.write(source, { maxBytes: MAX_FILE_BYTES });
+        } catch (err) {
+          if (err instanceof BlobTooLargeError) throw errors.payloadTooLarge(`The file is larger than ${MAX_FILE_BYTES} bytes.`);
+          throw err;
         }
         if (comp === 'block') {
           // Azure's Put Block (what azcopy sends for a file over its block size): staged until a block list names it.
-          if (!query.blockid) {
+          let replaced: string | undefined;
+          try {
+            replaced = await store.transaction((tx) => uploads.stageBlock(tx, fileId, query.blockid!, written, ctx.clock.now()));
+          } catch (err) {
             await removeBlobs([written.key]);
-            throw errors.badRequest('Put Block needs a blockid.');
+            throw err;
           }
-          const blocks = staged.get(fileId) ?? new Map<string, string>();
-          staged.set(fileId, blocks);
-          await removeBlobs([blocks.get(query.blockid)]);
-          blocks.set(query.blockid, written.key);
+          await removeBlobs([replaced]);
           return reply.code(201).send();
         }
         let old: string | null;

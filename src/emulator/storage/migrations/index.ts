@@ -20,5 +20,6 @@ import { compactKeys } from './compactKeys';
 import { searchStamp } from './searchStamp';
 import { fileCheckout } from './fileCheckout';
 import { activities } from './activities';
+import { stagedBlocks } from './stagedBlocks';
 
-export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp, activities, fileCheckout];
+export const migrations: Migration[] = [core, workManagement, analytics, files, rules, orders, searchIndexes, fieldReadOnly, tenantConfiguration, searchWords, orderFields, refreshTokens, recordTrail, configurationObjects, recordAiInfluenced, titleOrder, compactKeys, searchStamp, activities, fileCheckout, stagedBlocks];
