@@ -283,7 +283,7 @@ export class IdBook {
   /** Why nothing filled a name: no answer gave one, or the lists that could answered none. */
   private missing(name: string): { missing: string } {
     const empty = this.empty.get(name.toLowerCase());
-    return { missing: empty ? `no item to read: ${empty} listed none` : `no answer gave an id for {${name}}` };
+    return { missing: empty ? `${empty} listed no item to read` : `no answer gave an id for {${name}}` };
   }
 
   /**

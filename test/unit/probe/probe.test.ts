@@ -118,7 +118,7 @@ describe('probe', () => {
     assert.deepEqual(ids.fill({ api: 'ops', method: 'POST', path: '/api/resources/query', body: { query: '{classification}', keep: '{"a":1}' }, from: 'catalogue' }), {
       requests: [{ path: '/api/resources/query', body: { query: 'c1', keep: '{"a":1}' } }],
     });
-    assert.deepEqual(ids.fill({ api: 'core', path: '/collection/{id}', resource: 'collection', from: 'catalogue' }), { missing: 'no item to read: GET /api/core/collections listed none' });
+    assert.deepEqual(ids.fill({ api: 'core', path: '/collection/{id}', resource: 'collection', from: 'catalogue' }), { missing: 'GET /api/core/collections listed no item to read' });
     assert.deepEqual(ids.fill({ api: 'ops', path: '/api/tasks/{taskId}', from: 'catalogue' }), { missing: 'no answer gave an id for {task}' });
     // The emulator's fixed ids, only when given (the runner gives them for the emulator only), after any answer's.
     const emulator = new IdBook({ wellKnown: { task: ['5001'] } });

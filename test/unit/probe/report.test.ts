@@ -14,8 +14,8 @@ describe('Compare report', () => {
       { route: 'GET /api/core/widgets', kind: 'status', words: 'GET /api/core/widgets: the tenant answers 200, the emulator 404' },
     ],
     notCompared: [
-      { route: 'GET /api/core/rule/{id}', why: 'not asked of the tenant: no item to read: GET /api/core/rules listed none' },
-      { route: 'GET /api/core/rule/{id} (select-rule: actions,createdby)', why: 'not asked of the tenant: no item to read: GET /api/core/rules listed none' },
+      { route: 'GET /api/core/rule/{id}', why: 'not asked of the tenant: GET /api/core/rules listed no item to read' },
+      { route: 'GET /api/core/rule/{id} (select-rule: actions,createdby)', why: 'not asked of the tenant: GET /api/core/rules listed no item to read' },
       { route: 'GET /api/core/download', why: 'both answer 403' },
     ],
   };
@@ -38,7 +38,7 @@ describe('Compare report', () => {
     const tail = text.slice(text.indexOf('## Not compared (3)'));
     assert.ok(text.indexOf('## Not compared') > text.indexOf('## Differences'));
     assert.deepEqual(tail.trim().split('\n').slice(2), [
-      '- not asked of the tenant: no item to read: GET /api/core/rules listed none: `GET /api/core/rule/{id}` (also with its select header)',
+      '- not asked of the tenant: GET /api/core/rules listed no item to read: `GET /api/core/rule/{id}` (also with its select header)',
       '- both answer 403: `GET /api/core/download`',
     ]);
   });
