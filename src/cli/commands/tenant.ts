@@ -276,7 +276,7 @@ const probe: Command = {
       const shapes = Object.values(result.routes);
       const answered = shapes.filter((r) => r.status !== undefined).length;
       io.stdout.write(
-        `Probed ${shapes.length} routes (${answered} answered, ${shapes.length - answered} not asked: no item to fill them with, each with why) into ${join(positionals[0], PROBE_FILE)} ` +
+        `Probed ${shapes.length} routes (${answered} answered, ${shapes.length - answered} not asked: no item to fill them with, each with the reason) into ${join(positionals[0], PROBE_FILE)} ` +
           `(${((Date.now() - started) / 1000).toFixed(1)} s). It holds no values: attach it to a report as it is.\n`,
       );
       return 0;

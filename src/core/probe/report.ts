@@ -40,7 +40,7 @@ export function comparisonReport(comparison: Comparison, labels: CompareLabels, 
   const lines = [`# ${title}`, ''];
   // The summary first: what a reader wants before any detail, and the not-compared list can be long.
   lines.push(summaryLine(comparison), '');
-  if (notCompared.length) lines.push(`${plural(notCompared.length, 'route was', 'routes were')} not compared (listed at the end, with why).`, '');
+  if (notCompared.length) lines.push(`${plural(notCompared.length, 'route was', 'routes were')} not compared (listed at the end, each with the reason).`, '');
   if (!differences.length) lines.push('No differences.', '');
   else {
     lines.push(`What differs (${plural(routes.size, 'route')}):`, '');

@@ -27,7 +27,7 @@ describe('Compare report', () => {
     const summary = lines.indexOf('3 differences in 41 routes compared.');
     const details = lines.indexOf('## Differences');
     assert.ok(summary > 0 && summary < details, text);
-    assert.ok(lines.indexOf('3 routes were not compared (listed at the end, with why).') < details);
+    assert.ok(lines.indexOf('3 routes were not compared (listed at the end, each with the reason).') < details);
     assert.ok(lines.indexOf('- `GET /api/core/languages`: 2 differences') < details, text);
     assert.ok(lines.indexOf('### `GET /api/core/languages`') > details);
     assert.ok(lines.includes("- the tenant's items have `y` as string, the emulator's as boolean"), 'a difference under its route, without repeating it');
