@@ -65,7 +65,11 @@ export function comparisonReport(comparison: Comparison, labels: CompareLabels, 
     lines.push(`## Not compared (${notCompared.length})`, '');
     const reasons = new Map<string, string[]>();
     for (const n of notCompared) reasons.set(n.why, [...(reasons.get(n.why) ?? []), n.route]);
-    for (const [why, list] of [...reasons].sort((a, b) => b[1].length - a[1].length)) lines.push(`- ${why}: ${compactRoutes(list).join(', ')}`);
+    // The routes a side was not asked first, then those both answered with an error: each kind together, the longest
+    // lists first within it (sorting by length alone put a lone `both answer 403` between two `not asked` lines).
+    const kind = (why: string) => (why.startsWith('not asked') ? 0 : 1);
+    const sorted = [...reasons].sort((a, b) => kind(a[0]) - kind(b[0]) || b[1].length - a[1].length);
+    for (const [why, list] of sorted) lines.push(`- ${why}: ${compactRoutes(list).join(', ')}`);
     lines.push('');
   }
   return lines.join('\n');

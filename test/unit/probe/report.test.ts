@@ -43,6 +43,32 @@ describe('Compare report', () => {
     ]);
   });
 
+  it('keeps each kind of reason together: the routes not asked, then those both answered with an error', () => {
+    const text = comparisonReport(
+      {
+        compared: 3,
+        differences: [],
+        notCompared: [
+          { route: 'GET /api/core/image/preview', why: 'both answer 400' },
+          { route: 'GET /api/core/image/thumbnail', why: 'both answer 400' },
+          { route: 'GET /api/core/additionalfile', why: 'both answer 400' },
+          { route: 'GET /api/core/rule/{id}', why: 'not asked of the tenant: GET /api/core/rules listed no item to read' },
+          { route: 'GET /api/core/order/{id}', why: 'not asked of the tenant: GET /api/core/orders listed no item to read' },
+          { route: 'GET /api/core/order/{id}/items', why: 'not asked of the tenant: GET /api/core/orders listed no item to read' },
+          { route: 'GET /api/core/download', why: 'both answer 403' },
+        ],
+      },
+      labels,
+    );
+    const reasons = text.slice(text.indexOf('## Not compared')).trim().split('\n').slice(2).map((l) => l.slice(2, l.indexOf(': `')));
+    assert.deepEqual(reasons, [
+      'not asked of the tenant: GET /api/core/orders listed no item to read',
+      'not asked of the tenant: GET /api/core/rules listed no item to read',
+      'both answer 400',
+      'both answer 403',
+    ]);
+  });
+
   it('says plainly when nothing differs', () => {
     const text = comparisonReport({ compared: 5, differences: [], notCompared: [] }, labels);
     assert.match(text, /^0 differences in 5 routes compared\.$/m);
