@@ -158,7 +158,7 @@ describeEachBackend('the catalogue, served', {}, (env) => {
   });
 
   after(() => {
-    const t = (n: number, of: number) => `${n}/${of} (${Math.round((100 * n) / Math.max(of, 1))}%)`;
+    const t = (n: number, of: number) => `${n}/${of} (${Math.floor((1000 * n) / Math.max(of, 1)) / 10}%)`;
     const members = Object.values(catalogue.resources).reduce((n, r) => n + r.members.length, 0);
     const relations = Object.values(catalogue.resources).reduce((n, r) => n + r.relations.length, 0);
     console.log(
