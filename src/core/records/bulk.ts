@@ -15,6 +15,7 @@ import {
   type ClassificationRef,
   type DocumentValue,
   type FieldDefinitionInfo,
+  type FieldLabels,
   type LanguageInfo,
   type RecordDocument,
 } from './model';
@@ -226,12 +227,18 @@ export function planBulkUpdate(records: readonly RecordDocument[], edits: BulkEd
   return plan;
 }
 
-/** The plan in words: how many records, what changes on how many, which are refused and why. */
-export function describePlan(plan: BulkPlan): string[] {
+/**
+ * The plan in words: how many records, what changes on how many, which are refused and why. Fields are counted by
+ * name (`Photographer: 2 records`), or as `label` says (see `fieldLabels`): `Photographer, credit (Photographer): 2 records`.
+ */
+export function describePlan(plan: BulkPlan, label?: FieldLabels): string[] {
   if (plan.problems.length) return ['The plan is refused; nothing would be written:', ...plan.problems.map((p) => `  ${p}`)];
   const total = plan.items.length + plan.unchanged.length + plan.refused.length;
   const lines = [`${total} record${total === 1 ? '' : 's'}: ${plan.items.length} would change, ${plan.unchanged.length} already as asked, ${plan.refused.length} refused.`];
-  for (const [what, n] of Object.entries(plan.counts)) lines.push(`  ${what}: ${n} record${n === 1 ? '' : 's'}`);
+  // Only the counts of fields are labelled: the others are `status → …` and `+ /a/classification`.
+  const fields = new Set(plan.items.flatMap((i) => i.changes.fields.map((f) => f.field)));
+  const named = (what: string) => (label && fields.has(what) ? label(what) : what);
+  for (const [what, n] of Object.entries(plan.counts)) lines.push(`  ${named(what)}: ${n} record${n === 1 ? '' : 's'}`);
   for (const r of plan.refused) lines.push(`  refused ${r.recordId} (${r.title}): ${r.reasons.join('; ')}`);
   return lines;
 }

@@ -12,6 +12,7 @@ import {
   type ClassificationRef,
   type DocumentValue,
   type FieldDefinitionInfo,
+  type FieldLabels,
   type LanguageInfo,
   type RecordDocument,
 } from './model';
@@ -52,12 +53,15 @@ export function isEmptyChangeSet(cs: ChangeSet): boolean {
 
 const show = (v: DocumentValue) => (isEmptyValue(v) ? '(empty)' : typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v));
 
-/** One line per change, as a person reads it: `UsageRights: ["Internal"] → ["Public"]`. */
-export function describeChanges(cs: ChangeSet): string[] {
+/**
+ * One line per change, as a person reads it: `UsageRights: ["Internal"] → ["Public"]`; with `label` (see
+ * `fieldLabels`) each field as the extension shows it: `Usage rights: ["Internal"] → ["Public"]`.
+ */
+export function describeChanges(cs: ChangeSet, label: FieldLabels = (name) => name): string[] {
   const lines: string[] = [];
   if (cs.title) lines.push(`title: ${show(cs.title.before)} → ${show(cs.title.after)}`);
   if (cs.status) lines.push(`status: ${cs.status.before} → ${cs.status.after}`);
-  for (const f of cs.fields) lines.push(`${f.field}${f.language ? ` [${f.language}]` : ''}: ${show(f.before)} → ${isEmptyValue(f.after) ? '(cleared)' : show(f.after)}`);
+  for (const f of cs.fields) lines.push(`${label(f.field)}${f.language ? ` [${f.language}]` : ''}: ${show(f.before)} → ${isEmptyValue(f.after) ? '(cleared)' : show(f.after)}`);
   for (const c of cs.addClassifications) lines.push(`classification + ${c}`);
   for (const c of cs.removeClassifications) lines.push(`classification − ${c}`);
   return lines;

@@ -20,7 +20,7 @@
 //
 // The change set (what one save or one record of a bulk run changes)
 //   diffDocuments(before, after, definitions) → ChangeSet   only what changed; fields missing from `after` untouched.
-//   describeChanges(cs) → string[], summarizeChangeSet(cs) → string, isEmptyChangeSet(cs).
+//   describeChanges(cs, label?) → string[] (label: fieldLabels(definitions), fields as the extension shows them), summarizeChangeSet(cs) → string, isEmptyChangeSet(cs).
 //   changeSetToBody(cs, definitions, resolverOf(languages, classifications)) → { body, problems }
 //     the one PUT /record/{id} body (fields by id with localizedValues / values / children; classifications
 //     addOrUpdate/remove; status; title). Problems = names that could not be resolved: do not send then.
@@ -29,7 +29,7 @@
 //   planBulkUpdate(records: RecordDocument[], edits: BulkEdits, definitions, { languages?, classifications? }) → BulkPlan
 //     edits: { set: { Name: value | text }, clear: [names], status, addClassifications, removeClassifications, language }
 //     plan: { problems (whole plan refused), items (recordId, title, changes), unchanged, refused, counts }.
-//   describePlan(plan) → string[]; fieldsEdited(edits) → names to select when reading; coerceInput(def, text).
+//   describePlan(plan, label?) → string[] (label as for describeChanges; the CLI keeps names); fieldsEdited(edits) → names to select when reading; coerceInput(def, text).
 export * from './model';
 export * from './problems';
 export { parseDocument, type ParsedDocument } from './parse';

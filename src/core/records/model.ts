@@ -176,6 +176,21 @@ export function nameHelps(def: Pick<FieldDefinitionInfo, 'name' | 'label'>, all:
   return all.some((other) => other.name !== def.name && fieldTitle(other).toLowerCase() === fieldTitle(def).toLowerCase());
 }
 
+/** A field's name as a text shown to a person reads it; names it does not know stay as they are. */
+export type FieldLabels = (name: string) => string;
+
+/**
+ * Field names as the extension's texts show them (the bulk update's dry run, its report, its undo): the label, with
+ * the name after it only where the field picker shows the name too (`nameHelps`, among the fields a person can edit):
+ * `Photographer, credit (Photographer)`, but `Usage rights` for UsageRights. The CLI keeps names: its users type them.
+ */
+export function fieldLabels(definitions: readonly FieldDefinitionInfo[]): FieldLabels {
+  const editable = definitions.filter((d) => !readOnlyReason(d));
+  const labels = new Map<string, string>();
+  for (const d of definitions) labels.set(d.name, nameHelps(d, editable) ? `${fieldTitle(d)} (${d.name})` : fieldTitle(d));
+  return (name) => labels.get(name) ?? name;
+}
+
 export function isListType(dataType: string): boolean {
   return LIST_TYPES.has(dataType) || dataType === 'RecordLink';
 }

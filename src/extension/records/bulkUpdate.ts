@@ -12,6 +12,7 @@ import {
   describeChanges,
   describePlan,
   fieldKindWords,
+  fieldLabels,
   fieldTitle,
   invertChangeSet,
   isListType,
@@ -21,6 +22,7 @@ import {
   updateReportText,
   type BulkEdits,
   type FieldDefinitionInfo,
+  type FieldLabels,
   type UndoRecord,
 } from '../../core/records';
 import type { ConnectionManager } from '../connections/connectionManager';
@@ -126,13 +128,15 @@ export class BulkUpdate {
         return client.recordEdits.plan({ expression: source.expression }, edits, { signal: abort.signal }).finally(() => sub.dispose());
       },
     );
-    const lines = describePlan(plan);
+    // Fields as the picker shows them (label, and the name only where the label hides it), not by name as the CLI does.
+    const label = fieldLabels(model.definitions);
+    const lines = describePlan(plan, label);
     this.log.info(`Dry run on ${queryLabel(source)}:\n${lines.join('\n')}`);
     if (plan.problems.length) {
       await vscode.window.showErrorMessage(`The update on ${queryLabel(source)} is refused; nothing was written.`, { modal: true, detail: plan.problems.join('\n') });
       return { plan };
     }
-    const confirmed = await (options.confirm ?? ((p, l) => this.confirm(source, p, l)))(plan, lines);
+    const confirmed = await (options.confirm ?? ((p, l) => this.confirm(source, p, l, label)))(plan, lines);
     if (!confirmed) return { plan };
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `DAM: updating ${count(plan.items.length, 'record')}`, cancellable: true },
@@ -160,14 +164,14 @@ export class BulkUpdate {
   }
 
   /** The dry run in a modal dialog (counts, then the first records' old → new values): Apply, or read all of it first. */
-  private async confirm(source: BulkSource, plan: LoadedPlan, lines: string[]): Promise<boolean> {
+  private async confirm(source: BulkSource, plan: LoadedPlan, lines: string[], fields: FieldLabels): Promise<boolean> {
     const total = plan.items.length + plan.unchanged.length + plan.refused.length + plan.missing.length;
     const label = queryLabel(source);
     if (plan.items.length === 0) {
       await vscode.window.showInformationMessage(`Nothing to change: none of the ${count(total, 'record')} matching ${label} would change.`, { modal: true, detail: lines.join('\n') });
       return false;
     }
-    const records = previewLines(plan.items.map((i) => ({ recordId: i.recordId, title: i.title, lines: describeChanges(i.changes) })));
+    const records = previewLines(plan.items.map((i) => ({ recordId: i.recordId, title: i.title, lines: describeChanges(i.changes, fields) })));
     const detail = [...lines, '', ...records];
     const shown = detail.length > 16 ? [...detail.slice(0, 16), `… and ${detail.length - 16} more lines (Show Dry Run)`] : detail;
     const apply = `Update ${count(plan.items.length, 'Record')}`;
@@ -258,7 +262,8 @@ export class BulkUpdate {
       await vscode.window.showWarningMessage(`Nothing to undo: every record the update on ${label} changed was changed since (or deleted).`, { modal: true, detail: skippedLines.join('\n') });
       return { report: emptyReport(), skipped: plan.skipped };
     }
-    if (!(await (options.confirm ?? ((p) => this.confirmUndo(label, p)))(plan))) return undefined;
+    const confirm = options.confirm ?? (async (p: UndoPlan) => this.confirmUndo(label, p, fieldLabels((await client.recordEdits.tenantModel()).definitions)));
+    if (!(await confirm(plan))) return undefined;
     const { skipped, ...report } = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `DAM: undoing the update on ${label}`, cancellable: true },
       (progress, token) => {
@@ -284,8 +289,8 @@ export class BulkUpdate {
     return { report, skipped };
   }
 
-  private async confirmUndo(label: string, plan: UndoPlan): Promise<boolean> {
-    const restore = previewLines(plan.restore.map((r) => ({ recordId: r.recordId, title: r.title, lines: describeChanges(invertChangeSet(r.changes)) })));
+  private async confirmUndo(label: string, plan: UndoPlan, fields: FieldLabels): Promise<boolean> {
+    const restore = previewLines(plan.restore.map((r) => ({ recordId: r.recordId, title: r.title, lines: describeChanges(invertChangeSet(r.changes), fields) })));
     const skipped = plan.skipped.map((s) => `skipped ${s.title ?? s.recordId}: ${s.reason}`);
     const detail = [...skipped, ...(skipped.length ? [''] : []), ...restore];
     const shown = detail.length > 16 ? [...detail.slice(0, 16), `… and ${detail.length - 16} more lines`] : detail;

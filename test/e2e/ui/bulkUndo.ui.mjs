@@ -1,8 +1,8 @@
 // A bulk update from a .dam-query file and its undo, as a person does it from the packaged extension (issue 35, bulk
-// update items): the dry-run dialog names the query by its text and shows each record's old → new value; Show Dry
-// Run opens a read-only preview (no dirty Untitled file); after the update, Undo This Update on its notification
-// puts the values back, skipping and naming the record another client changed since; no progress notification is
-// left behind.
+// update items): the dry-run dialog names the query by its text and shows each record's old → new value, the field
+// by its label as the picker shows it; Show Dry Run opens a read-only preview (no dirty Untitled file); after the
+// update, Undo This Update on its notification puts the values back, skipping and naming the record another client
+// changed since; no progress notification is left behind.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { answer, clickNotificationButton, dam, notificationMessages, openFile, pick, runCommand, waitForNotification } from './workbench.mjs';
@@ -36,7 +36,9 @@ export default async function run({ page, runDir, screenshot, workspace }) {
   await dialog.waitFor({ state: 'visible', timeout: 60_000 });
   const dryRun = await dialog.innerText();
   if (/Query 1 \(|bulk-undo\.dam-query/.test(dryRun) || !dryRun.includes(`“${expression}”`)) throw new Error(`the dry run does not name the query by its text: ${dryRun}`);
-  if (!dryRun.includes(`(${hits[0].id})`) || !/Photographer: .* → "Bulk undo UI test"/.test(dryRun)) throw new Error(`the dry run shows no record's old → new value: ${dryRun}`);
+  if (!dryRun.includes(`(${hits[0].id})`) || !/Photographer, credit \(Photographer\): .* → "Bulk undo UI test"/.test(dryRun)) throw new Error(`the dry run shows no record's old → new value: ${dryRun}`);
+  // The field as its picker showed it (label, then the name the label hides), not by its name alone as the CLI does.
+  if (!/Photographer, credit \(Photographer\): 3 records/.test(dryRun) || /^\s*Photographer:/m.test(dryRun)) throw new Error(`the dry run does not name the field by its label: ${dryRun}`);
   await screenshot('bulk-dry-run-preview');
 
   // Show Dry Run: a read-only preview tab, not a dirty Untitled file; the dialog comes back.
@@ -59,6 +61,7 @@ export default async function run({ page, runDir, screenshot, workspace }) {
   await dialog.waitFor({ state: 'visible', timeout: 60_000 });
   const asked = await dialog.innerText();
   if (!/2 records get back the values before it; 1 record changed since by someone else is skipped/.test(asked) || !asked.includes(hits[2].title)) throw new Error(`the undo asks: ${asked}`);
+  if (!/Photographer, credit \(Photographer\): "Bulk undo UI test" → /.test(asked)) throw new Error(`the undo does not name the field by its label: ${asked}`);
   await screenshot('bulk-undo-confirm');
   await dialog.locator('.monaco-button', { hasText: 'Undo 2 Records' }).click();
   await waitForNotification(page, /undo of the update on .*: 2 restored, 1 skipped \(changed since\)/, 60_000);
