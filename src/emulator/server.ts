@@ -466,8 +466,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw err;
   }
   try {
-    // The store's open holds the data folder, so no other emulator writes these blobs: what is in their temporary
-    // folder now is what a killed process was writing.
+    // The store's open (or, for PostgreSQL, the lock above) holds the folder, so no other emulator writes these
+    // blobs: what is in their temporary folder now is what a killed process was writing.
     const swept = await blobs.sweepTemporary();
     if (swept) log(`removed ${swept} unfinished blob file(s) a stopped emulator left`);
     await prepareStore(store, blobs.dir, { seed, importDir: options.importDir }, log);
