@@ -86,7 +86,7 @@ async function firstRequests(url: string, searches: FirstSearch[], into: Firsts)
 /** `dam emulator` in a new process, as a user starts it; resolves once it listens, with its URL and what it logged. */
 async function startProcess(options: EmulatorOptions): Promise<{ url: string; ms: number; log: string[]; stop(): Promise<void> }> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it first (npm run bench does, or node esbuild.mjs --production)`);
-  const args = [CLI, 'emulator', '--port', '0', ...(options.database ? ['--database', options.database] : ['--data', options.data!])];
+  const args = [CLI, 'emulator', '--port', '0', ...(options.database ? ['--database', options.database, '--data', options.data!] : ['--data', options.data!])];
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const log: string[] = [];

@@ -1,12 +1,17 @@
 // Scratch measurement for issue 37 part 2 (not part of `npm run bench`): grows a tenant to N records as
 // `dam emulator --records N` does and prints the growth's wall and CPU time and the size of every table and index.
 // DAM_GROW_DATA: the data folder (PGlite), DAM_GROW_DATABASE: a PostgreSQL URL instead; DAM_GROW_RECORDS: N.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmulator } from '../src/emulator/server';
 import { openStore } from '../src/emulator/storage/open';
 
 async function main(): Promise<void> {
-  const data = process.env.DAM_GROW_DATA ?? '';
   const database = process.env.DAM_GROW_DATABASE || undefined;
+  // With PostgreSQL the data folder holds only the files (no file is uploaded here): a temporary one unless given.
+  const files = database && !process.env.DAM_GROW_DATA ? mkdtempSync(join(tmpdir(), 'dam-grow-')) : undefined;
+  const data = files ?? process.env.DAM_GROW_DATA ?? '';
   const records = Number(process.env.DAM_GROW_RECORDS ?? 100_000);
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -28,6 +33,7 @@ async function main(): Promise<void> {
     console.log(`tables and indexes: ${(Number(t.n) / 2 ** 20).toFixed(1)} MB`);
   } finally {
     await store.close();
+    if (files) rmSync(files, { recursive: true, force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 // Bytes of uploads, file versions and renditions, as files in one folder: `<data>/blobs/` for a persistent
-// emulator, a private temporary folder (removed on close) for `:memory:` and PostgreSQL-backed ones.
+// emulator (a PostgreSQL-backed one: `--data`, or its schema's folder, server.ts), a private temporary folder
+// (removed on close) for `:memory:`.
 // Rows in the database name blobs by key; a blob is written to a temporary name and renamed into place,
 // so a key that a committed row names always holds the whole file, even after `kill -9`.
 // A composed blob (a committed segmented upload) is a small manifest `<key>.parts` naming its parts, which are

@@ -16,8 +16,8 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { OPENAPI_BASE } from './docs';
 import { DEFAULT_JOURNAL_SIZE, addFinding, finding, registerInspector } from './inspector';
 import { routeModules } from './routes';
-import { openStore } from './storage/open';
-import { openPglite, type PgliteStore } from './storage/pglite';
+import { openStore, postgresFilesFolder } from './storage/open';
+import { lockFolder, openPglite, type PgliteStore } from './storage/pglite';
 import type { Store } from './storage/store';
 import { trackWrites } from './storage/tracking';
 import { freshTenant } from './state/freshTenant';
@@ -26,9 +26,9 @@ import { holdRequestsAtGate } from './state/holdRequests';
 import { preparedTenant } from './state/prepared';
 import { EmulatorState } from './state/service';
 import { prepareStore, readImport, sameSchema } from './state/startup';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
@@ -49,7 +49,10 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1 (loopback only). */
   host?: string;
-  /** A folder for persistent state, or ':memory:'. Default `.dam-emulator` in the current folder. */
+  /**
+   * A folder for persistent state, or ':memory:'. Default `.dam-emulator` in the current folder. With `database` it
+   * holds the files (blobs, snapshots); default then `.dam-emulator/postgres/<host>_<port>/<database>/<schema>`.
+   */
   data?: string;
   /** Seed used when the store is empty; default 'demo'. Ignored for a store that was seeded before. */
   seed?: 'demo' | 'empty';
@@ -74,7 +77,10 @@ export interface EmulatorOptions {
   importDir?: string;
   /** A folder the state is saved to on a clean stop (close(), SIGINT, SIGTERM). */
   exportOnExit?: string;
-  /** Where named snapshots live; default `<data>/snapshots`, or a private temporary folder for :memory: and PostgreSQL. */
+  /**
+   * Where named snapshots live; default `<data>/snapshots` (for PostgreSQL without `data`, the schema's folder under
+   * `.dam-emulator/postgres/`), or a private temporary folder for :memory:.
+   */
   snapshotHome?: string;
   /**
    * Counting search hits from an in-memory index (search/countIndex.ts): `auto` (default) builds it once a count in
@@ -440,11 +446,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   log(`opened ${store.kind} store in ${Date.now() - started} ms`);
   startMark('store opened');
   let app: FastifyInstance | undefined;
-  // Blobs sit beside a persistent PGlite database; a :memory: or PostgreSQL-backed emulator keeps them in a private temp folder.
-  const blobs = openBlobStore(inMemory || options.database ? undefined : (options.data ?? '.dam-emulator'));
+  // The folder of the files (blobs, named snapshots): the data folder, beside a persistent PGlite database; for
+  // PostgreSQL `--data` or one folder per schema under the default data location; none (private temporary folders)
+  // for :memory:.
+  const filesHome = inMemory || options.data === ':memory:' ? undefined : options.database ? (options.data ?? postgresFilesFolder(options.database)) : (options.data ?? '.dam-emulator');
+  let unlockFiles = () => undefined as void;
+  let blobs: BlobStore;
   try {
-    // The store's open holds the data folder, so no other emulator writes these blobs: what is in their temporary
-    // folder now is what a killed process was writing.
+    // PGlite's open holds its data folder; a PostgreSQL schema's folder is held here the same way, by one emulator.
+    if (options.database && filesHome) {
+      mkdirSync(filesHome, { recursive: true });
+      unlockFiles = lockFolder(resolve(filesHome));
+      log(`files (uploads, renditions, snapshots) are kept in ${resolve(filesHome)}`);
+    }
+    blobs = openBlobStore(filesHome);
+  } catch (err) {
+    unlockFiles();
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  try {
+    // The store's open (or, for PostgreSQL, the lock above) holds the folder, so no other emulator writes these
+    // blobs: what is in their temporary folder now is what a killed process was writing.
     const swept = await blobs.sweepTemporary();
     if (swept) log(`removed ${swept} unfinished blob file(s) a stopped emulator left`);
     await prepareStore(store, blobs.dir, { seed, importDir: options.importDir }, log);
@@ -465,7 +488,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       else await growRecords(store, options.records, log);
     }
     let url = '';
-    const snapshotHome = options.snapshotHome ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'snapshots'));
+    const snapshotHome = options.snapshotHome ?? (filesHome === undefined ? undefined : join(filesHome, 'snapshots'));
     const searchIndexFile = options.searchIndexFile ?? (inMemory || options.database ? undefined : join(options.data ?? '.dam-emulator', 'search-index.bin'));
     const built = await buildApp(store, { ...options, snapshotHome, searchIndexFile }, () => url, blobs);
     app = built.app;
@@ -504,6 +527,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
             await built.ctx.searchIndex.save();
             await store.close();
             await blobs.close();
+            unlockFiles();
           }
         })();
         return closed;
@@ -513,6 +537,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     await blobs.close().catch(() => undefined);
+    unlockFiles();
     throw err;
   }
 }

@@ -92,7 +92,7 @@ for (const backend of backends()) {
 
       const storage = await backend.prepare();
       try {
-        const where = storage.database ? ['--database', storage.database] : ['--data', ':memory:'];
+        const where = storage.database ? ['--database', storage.database, '--data', join(parent, 'files')] : ['--data', ':memory:'];
         // Stopped at once if it ever started: the test then fails on the exit code rather than waiting.
         const stopped = AbortSignal.abort();
         for (const [dir, file, reason] of [

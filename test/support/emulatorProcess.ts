@@ -8,7 +8,10 @@ export const EMULATOR_SOURCES = ['--import', 'tsx', 'src/emulator/main.ts'];
 export const EMULATOR_BUNDLE = ['dist/emulator.js'];
 
 export interface EmulatorProcessOptions {
-  data: string;
+  /** `--data`; omitted: none, the emulator's default location in `cwd`. */
+  data?: string;
+  /** The working folder; default this process's. */
+  cwd?: string;
   /** Default 0: a free port. */
   port?: number;
   /** Default 'empty'. */
@@ -31,11 +34,11 @@ export function startEmulatorProcess(options: EmulatorProcessOptions): Promise<E
   const args = [
     ...(options.entry ?? EMULATOR_SOURCES),
     '--port', String(options.port ?? 0),
-    '--data', options.data,
+    ...(options.data === undefined ? [] : ['--data', options.data]),
     '--seed', options.seed ?? 'empty',
     ...(options.args ?? []),
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env }, cwd: options.cwd });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

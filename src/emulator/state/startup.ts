@@ -6,7 +6,9 @@ import { migrate } from '../storage/migrate';
 import { seedStore } from '../seed';
 import { vacuumSearchTables } from '../seed/scale';
 import { preparedTenant } from './prepared';
-import type { Manifest } from './snapshotDir';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { listBlobs, type Manifest } from './snapshotDir';
 import { loadSnapshot, readManifest, SnapshotMismatchError, verifySnapshot } from './snapshots';
 
 export interface StartPlan {
@@ -42,6 +44,14 @@ export async function prepareStore(store: Store, blobDir: string, plan: StartPla
   const started = Date.now();
   const imported = await readImport(plan.importDir);
   const fresh = await isNew(store);
+  if (fresh) {
+    // A new database (a new PGlite folder, a new or dropped PostgreSQL schema) names no blob: any left in the folder
+    // belong to a tenant that is gone (the schema was reset, pgdata removed), and would otherwise be counted into
+    // this one's snapshots and exports.
+    const left = await listBlobs(blobDir);
+    await Promise.all([...left.keys()].map((path) => rm(join(blobDir, path), { force: true })));
+    if (left.size) log(`removed ${left.size} blob file(s) of an earlier tenant: the database is new`);
+  }
   if (imported && fresh && !sameSchema(imported)) {
     // An older snapshot: the schema as it was when it was saved, its rows, then the migrations that came after.
     const known = new Set(migrations.map((m) => m.id));

@@ -63,10 +63,11 @@ function alive(pid: number): boolean {
 }
 
 /**
- * One emulator per data folder: two PGlite instances writing the same files would corrupt them. A lock
+ * One emulator per data folder: two PGlite instances writing the same files would corrupt them (and two emulators
+ * on one PostgreSQL schema's file folder would each take the other's blobs for its own). A lock
  * left by a killed process (kill -9) names a dead pid and is taken over.
  */
-function lockFolder(folder: string): () => void {
+export function lockFolder(folder: string): () => void {
   const lock = join(folder, 'emulator.lock');
   if (existsSync(lock)) {
     const pid = Number(readFileSync(lock, 'utf8').trim());
