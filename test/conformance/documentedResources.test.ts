@@ -188,7 +188,22 @@ describeEachBackend('documented content resources (publishing, file types, setti
     expectStatus(await call('POST', 'contentsubscriptions', { objectId: record, subscriptionObjectType: 1 }), 404);
     expectStatus(await call('DELETE', `contentsubscription/${id}`), 204);
     expectStatus(await call('GET', `contentsubscription/${id}`), 404);
-    expectStatus(await call('DELETE', `contentsubscription/${String(onCollection.id)}`), 204);
     expectStatus(await call('DELETE', `collection/${collection}`), 204);
+    expectStatus(await call('GET', `contentsubscription/${String(onCollection.id)}`), 404);
+  });
+
+  it('a record\'s or collection\'s content subscriptions go when it is deleted; others stay', async () => {
+    const classification = String(items(expectStatus(await call('GET', 'classifications?pageSize=1'), 200).json)[0].id);
+    const draft = String(expectStatus(await call('POST', 'records/edits', { classifications: { addOrUpdate: [{ id: classification }] } }), 201).json.id);
+    const onDraft = String(expectStatus(await call('POST', 'contentsubscriptions', { objectId: draft, subscriptionObjectType: 0 }), 201).json.id);
+    const collection = String(expectStatus(await call('POST', 'collections', { name: 'Deleted collection', type: 'static' }), 201).json.id);
+    const onCollection = String(expectStatus(await call('POST', 'contentsubscriptions', { objectId: collection, subscriptionObjectType: 1 }), 201).json.id);
+    const onRecord = String(expectStatus(await call('POST', 'contentsubscriptions', { objectId: record, subscriptionObjectType: 0 }), 201).json.id);
+    expectStatus(await call('DELETE', `record/${draft}`), 204);
+    expectStatus(await call('DELETE', `collection/${collection}`), 204);
+    const left = items(expectStatus(await call('GET', 'contentsubscriptions?pageSize=100'), 200).json).map((s) => s.id);
+    assert.ok(!left.includes(onDraft) && !left.includes(onCollection), 'the deleted objects\' subscriptions are gone');
+    assert.ok(left.includes(onRecord), 'another record\'s subscription stays');
+    expectStatus(await call('DELETE', `contentsubscription/${onRecord}`), 204);
   });
 });

@@ -115,7 +115,10 @@ export const configurationObjects = {
   },
 
   async remove(db: Queryable, row: ObjectRow): Promise<void> {
-    if (row.kind === 'collection') await db.query('DELETE FROM collection_records WHERE collection_id = $1', [row.id]);
+    if (row.kind === 'collection') {
+      await db.query('DELETE FROM collection_records WHERE collection_id = $1', [row.id]);
+      await db.query("DELETE FROM configuration_objects WHERE kind = 'contentsubscription' AND body->>'subscriptionObjectType' = '1' AND body->>'objectId' = $1", [row.id]);
+    }
     await db.query('DELETE FROM configuration_objects WHERE kind = $1 AND id = $2', [row.kind, row.id]);
   },
 };
