@@ -139,6 +139,7 @@ describeEachBackend('the catalogue, served', {}, (env) => {
       ['watermark', { name: 'Catalogue watermark', position: 'bottomright' }],
       ['rule', { name: 'Catalogue rule', enabled: true, target: 'Record', trigger: 'WhenSavedOrDeleted' }],
       ['publiclink', { fileVersionId: ids.fileversion, uri: 'https://cdn.example.com/catalogue.jpg', provider: 'Catalogue CDN' }],
+      ['contentsubscription', { objectId: ids.record, subscriptionType: 1, subscriptionObjectType: 0 }],
     ] as const) {
       const made = await send(env().url, 'POST', `/api/core/${kind}s`, json, JSON.stringify(body));
       assert.equal(made.status, 201, made.text);

@@ -1,6 +1,7 @@
 // What the SDK's content modules and the service's documentation read and write beside records (issue 36), as they use
 // it: public links made, changed and deleted for a version and a rendition; renditions; file types and setting
-// categories the tenant has and those created; a file checked out and in; a draft record; a download order's link.
+// categories the tenant has and those created; a file checked out and in; a draft record; a download order's link;
+// content subscriptions to a record and a collection (the service's contentsubscriptions page).
 import { strict as assert } from 'node:assert';
 import { describeEachBackend } from './helpers';
 import { clientCredentialsToken, expectStatus, send } from '../interop/replay';
@@ -152,5 +153,57 @@ describeEachBackend('documented content resources (publishing, file types, setti
     assert.deepEqual(expectStatus(await call('GET', `record/${record}/locks`), 200).json.items, []);
     expectStatus(await call('GET', 'record/ffffffffffffffffffffffffffffffff/locks'), 404);
     expectStatus(await call('GET', 'publicuri/ffffffffffffffffffffffffffffffff'), 404);
+  });
+
+  it('a content subscription to a record or a collection is created, read, listed, changed and deleted; a bad body is a 400', async () => {
+    const made = expectStatus(await call('POST', 'contentsubscriptions', { objectId: record, subscriptionObjectType: 0 }), 201).json;
+    const id = String(made.id);
+    assert.match(id, /^[0-9a-f]{32}$/);
+    assert.equal(made.objectId, record);
+    assert.equal(made.subscriptionType, 1, 'Follow when no type is sent');
+    assert.equal(made.subscriptionObjectType, 0);
+    const read = expectStatus(await call('GET', `contentsubscription/${id}`, undefined, { 'select-contentsubscription': 'createdby' }), 200).json;
+    assert.equal(read.objectId, record);
+    assert.ok(((read._embedded as Record<string, Json>).createdby as Json).id, 'the subscriber');
+    assert.ok(items(expectStatus(await call('GET', 'contentsubscriptions'), 200).json).some((s) => s.id === id));
+    expectStatus(await call('PUT', `contentsubscription/${id}`, { subscriptionType: 2 }), 204);
+    const changed = expectStatus(await call('GET', `contentsubscription/${id}`), 200).json;
+    assert.equal(changed.subscriptionType, 2, 'Expiry');
+    assert.equal(changed.objectId, record, 'what was not sent is kept');
+    const collection = String(expectStatus(await call('POST', 'collections', { name: 'Followed collection', type: 'static' }), 201).json.id);
+    const onCollection = expectStatus(await call('POST', 'contentsubscriptions', { objectId: collection, subscriptionType: 1, subscriptionObjectType: 1 }), 201).json;
+    assert.equal(onCollection.subscriptionObjectType, 1);
+    for (const [body, message] of [
+      [{ objectId: record }, /subscriptionObjectType/],
+      [{ objectId: record, subscriptionObjectType: 0, subscriptionType: 3 }, /subscriptionType/],
+      [{ objectId: 'not-an-id', subscriptionObjectType: 0 }, /objectId/],
+      [{ objectId: collection, subscriptionObjectType: 2 }, /subscriptionObjectType/],
+    ] as const) {
+      const bad = expectStatus(await call('POST', 'contentsubscriptions', body), 400).json;
+      assert.match(String(bad.exceptionMessage), message);
+      assert.match(String(bad.exceptionType), /ValidationException/);
+    }
+    expectStatus(await call('PUT', `contentsubscription/${id}`, { subscriptionObjectType: 5 }), 400);
+    expectStatus(await call('POST', 'contentsubscriptions', { objectId: 'ffffffffffffffffffffffffffffffff', subscriptionObjectType: 0 }), 404);
+    expectStatus(await call('POST', 'contentsubscriptions', { objectId: record, subscriptionObjectType: 1 }), 404);
+    expectStatus(await call('DELETE', `contentsubscription/${id}`), 204);
+    expectStatus(await call('GET', `contentsubscription/${id}`), 404);
+    expectStatus(await call('DELETE', `collection/${collection}`), 204);
+    expectStatus(await call('GET', `contentsubscription/${String(onCollection.id)}`), 404);
+  });
+
+  it('a record\'s or collection\'s content subscriptions go when it is deleted; others stay', async () => {
+    const classification = String(items(expectStatus(await call('GET', 'classifications?pageSize=1'), 200).json)[0].id);
+    const draft = String(expectStatus(await call('POST', 'records/edits', { classifications: { addOrUpdate: [{ id: classification }] } }), 201).json.id);
+    const onDraft = String(expectStatus(await call('POST', 'contentsubscriptions', { objectId: draft, subscriptionObjectType: 0 }), 201).json.id);
+    const collection = String(expectStatus(await call('POST', 'collections', { name: 'Deleted collection', type: 'static' }), 201).json.id);
+    const onCollection = String(expectStatus(await call('POST', 'contentsubscriptions', { objectId: collection, subscriptionObjectType: 1 }), 201).json.id);
+    const onRecord = String(expectStatus(await call('POST', 'contentsubscriptions', { objectId: record, subscriptionObjectType: 0 }), 201).json.id);
+    expectStatus(await call('DELETE', `record/${draft}`), 204);
+    expectStatus(await call('DELETE', `collection/${collection}`), 204);
+    const left = items(expectStatus(await call('GET', 'contentsubscriptions?pageSize=100'), 200).json).map((s) => s.id);
+    assert.ok(!left.includes(onDraft) && !left.includes(onCollection), 'the deleted objects\' subscriptions are gone');
+    assert.ok(left.includes(onRecord), 'another record\'s subscription stays');
+    expectStatus(await call('DELETE', `contentsubscription/${onRecord}`), 204);
   });
 });

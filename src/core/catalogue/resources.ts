@@ -13,6 +13,8 @@ const NOTES_SEARCH = notes('Search expressions in the wild');
 const CONTRACT_IDS = contract('Identifiers: users and user groups');
 const SETTINGCATEGORY_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/settingcategory');
 const FILETYPE_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/filetype');
+/** The content subscriptions page of the service's documentation (its subscribe body, its response, its enums). */
+const CONTENTSUBSCRIPTION_DOCS = docs('https://training3.dam.aprimo.com/api/core/docs/resources/contentsubscriptions.html');
 
 const searchable = (line: string, sources: readonly Source[]) => line.trim().split(/\s+/).map((property) => ({ property, sources }));
 
@@ -360,5 +362,18 @@ export const resources: Record<string, ResourceEntry> = {
     ],
     relations: [...relations('icon:image thumbnail:image', [sdkModel('FileType')]), ...audit('FileType')],
     note: 'A file type for each extension the tenant\'s file versions have is listed (what a tenant catalogued them with); more are created, changed and deleted through the module\'s routes.',
+  },
+  contentsubscription: {
+    name: 'contentsubscription',
+    sample: 'contentsubscriptions',
+    sources: [spec('What the service does, 1'), CONTENTSUBSCRIPTION_DOCS],
+    members: [
+      ...members('id:guid objectId:guid', [CONTENTSUBSCRIPTION_DOCS]),
+      { ...members('subscriptionType:integer', [CONTENTSUBSCRIPTION_DOCS], 'The page\'s shared enum: 1 = Follow, 2 = Expiry. A collection subscription is sent as Follow, so Follow is the default.')[0], default: 1 },
+      ...members('subscriptionObjectType:integer', [CONTENTSUBSCRIPTION_DOCS], 'The page\'s shared enum: 0 = Record, 1 = Collection.'),
+      ...members('createdOn:date-time modifiedOn:date-time', [SPEC_REPR], 'Not on the page; the spec\'s common representation (every kept resource has them).'),
+    ],
+    relations: relations('createdby:user modifiedby:user', [SPEC_REPR], 'Not on the page, which says a subscription is the current user\'s: the subscriber is its creator.'),
+    note: 'The page documents the DAM UI Server\'s routes (POST and DELETE /contentitems/{id}/subscription and /collections/{id}/subscription), which forward to the DAM API; its members are the subscribe body (objectId, subscriptionType, subscriptionObjectType) and the response id. It names no record or user relation, so none embeds one.',
   },
 };

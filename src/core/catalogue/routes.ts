@@ -131,6 +131,10 @@ export const routes: RouteEntry[] = [
   core('GET', '/permissions', [spec('What the service does, 1'), sdkModule('permissions')], { resource: 'permission', collection: true }),
   ...crud('watermarks', 'watermark', [spec('What the service does, 1'), DISCOVERY, CORE_DOCS]),
   ...crud('rules', 'rule', [spec('What the service does, 1'), sdkModule('rules')]),
+  ...crud('contentsubscriptions', 'contentsubscription', [spec('What the service does, 1'), docs('https://training3.dam.aprimo.com/api/core/docs/resources/contentsubscriptions.html')]).map((route) => ({
+    ...route,
+    note: 'The documentation page (resources/contentsubscriptions) shows the UI Server\'s subscribe and unsubscribe routes, which forward to the DAM API, not the DAM API\'s own paths: these follow the spec\'s conventions (list, read, create, update, delete) under the page\'s name.',
+  })),
   core('GET', '/translations', [sdkModule('translations')], { collection: true }),
 
   // Collections (spec: a resource of the content API; aprimo-js collections module)

@@ -1,4 +1,4 @@
-// Collections, watermarks, rules, public links, and the file types and setting categories created through the API:
+// Collections, watermarks, rules, public links, content subscriptions, and the file types and setting categories created through the API:
 // kept as objects of a kind with their members as sent (the catalogue supplies the members a client sends none of),
 // and a static collection's records. Enough for their documented reads, writes and relations; the service's behaviour
 // behind them (applying a watermark, running a rule, publishing to a CDN) is not emulated.
@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../errors';
 import type { Queryable } from '../storage/store';
 
-export type ObjectKind = 'collection' | 'watermark' | 'rule' | 'publiclink' | 'filetype' | 'settingcategory';
+export type ObjectKind = 'collection' | 'watermark' | 'rule' | 'publiclink' | 'filetype' | 'settingcategory' | 'contentsubscription';
 
 export interface ObjectRow {
   kind: ObjectKind;
@@ -25,10 +25,31 @@ function members(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([k]) => !SERVER_MEMBERS.has(k.toLowerCase())));
 }
 
-const WHAT: Record<ObjectKind, string> = { collection: 'collection', watermark: 'watermark', rule: 'rule', publiclink: 'public link', filetype: 'file type', settingcategory: 'setting category' };
+const WHAT: Record<ObjectKind, string> = { collection: 'collection', watermark: 'watermark', rule: 'rule', publiclink: 'public link', filetype: 'file type', settingcategory: 'setting category', contentsubscription: 'content subscription' };
 
-/** Kinds whose objects are named (a public link is not: it is a URI for a target). */
-const NAMED = (kind: ObjectKind) => kind !== 'publiclink';
+/** Kinds whose objects are named (a public link is not: it is a URI for a target; a subscription is not: it names its object). */
+const NAMED = (kind: ObjectKind) => kind !== 'publiclink' && kind !== 'contentsubscription';
+
+/**
+ * A content subscription as its documentation page gives it: `objectId` (a record or collection id),
+ * `subscriptionType` (1 Follow, 2 Expiry; Follow when not sent) and `subscriptionObjectType` (0 Record, 1 Collection).
+ * The members after a write (the kept ones with the sent ones over them) are checked; an unknown object is a 404.
+ * Returns the members to keep (ids compact, the default type filled in).
+ */
+export async function checkedSubscription(db: Queryable, kept: Record<string, unknown>, sent: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const next = { ...kept, ...Object.fromEntries(Object.entries(sent).filter(([k]) => !SERVER_MEMBERS.has(k.toLowerCase()))) };
+  if (next.subscriptionType === undefined || next.subscriptionType === null) next.subscriptionType = 1;
+  if (next.subscriptionType !== 1 && next.subscriptionType !== 2) throw errors.validation('subscriptionType must be 1 (Follow) or 2 (Expiry).');
+  if (next.subscriptionObjectType !== 0 && next.subscriptionObjectType !== 1) throw errors.validation('subscriptionObjectType must be 0 (Record) or 1 (Collection).');
+  const id = typeof next.objectId === 'string' ? next.objectId.replace(/[{}-]/g, '').toLowerCase() : '';
+  if (!/^[0-9a-f]{32}$/.test(id)) throw errors.validation('objectId must be the id of the record or collection subscribed to.');
+  const found =
+    next.subscriptionObjectType === 0
+      ? (await db.query<{ id: string }>('SELECT id FROM records WHERE id = $1', [id])).length > 0
+      : (await db.query<{ id: string }>("SELECT id FROM configuration_objects WHERE kind = 'collection' AND id = $1", [id])).length > 0;
+  if (!found) throw errors.noDataFound(next.subscriptionObjectType === 0 ? 'record' : 'collection', id);
+  return { ...next, objectId: id };
+}
 
 type Section = { addOrUpdate?: unknown[]; remove?: unknown[] };
 const isSection = (v: unknown): v is Section =>
@@ -94,7 +115,10 @@ export const configurationObjects = {
   },
 
   async remove(db: Queryable, row: ObjectRow): Promise<void> {
-    if (row.kind === 'collection') await db.query('DELETE FROM collection_records WHERE collection_id = $1', [row.id]);
+    if (row.kind === 'collection') {
+      await db.query('DELETE FROM collection_records WHERE collection_id = $1', [row.id]);
+      await db.query("DELETE FROM configuration_objects WHERE kind = 'contentsubscription' AND body->>'subscriptionObjectType' = '1' AND body->>'objectId' = $1", [row.id]);
+    }
     await db.query('DELETE FROM configuration_objects WHERE kind = $1 AND id = $2', [row.kind, row.id]);
   },
 };

@@ -293,6 +293,8 @@ export const records = {
       [recordId],
     );
     await db.query('DELETE FROM records WHERE id = $1', [recordId]);
+    // The record's content subscriptions (kept objects, which no foreign key cascades from) go with it.
+    await db.query("DELETE FROM configuration_objects WHERE kind = 'contentsubscription' AND body->>'subscriptionObjectType' = '0' AND body->>'objectId' = $1", [recordId]);
     for (const { blob } of named) if (blob) await blobs.remove(blob);
   },
 

@@ -1,11 +1,11 @@
-// Collections, watermarks and rules over HTTP: list, read, create, update, delete, and a collection's records (static:
+// Collections, watermarks, rules and content subscriptions over HTTP: list, read, create, update, delete, and a collection's records (static:
 // edited with addOrUpdate/remove sections; dynamic: its search expression run). Members a tenant has and the emulator
 // keeps nothing for come from the catalogue (hal.ts), so these types only name what is stored.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { EmulatorContext } from '../context';
 import { errors } from '../errors';
-import { collectionRecords, configurationObjects, type ObjectKind, type ObjectRow } from '../domain/configurationObjects';
+import { checkedSubscription, collectionRecords, configurationObjects, type ObjectKind, type ObjectRow } from '../domain/configurationObjects';
 import { core, load, oneUser, recordType } from '../domain/model';
 import { userGuid } from '../../core/contract';
 import { defineType, pagedCollection, parsePaging, render, renderContext, type RenderContext, type Relation } from '../hal';
@@ -78,8 +78,10 @@ const keptList = (key: 'conditions' | 'actions', type: string): Relation<ObjectR
 });
 export const ruleType = objectType('rule', () => ({}), [keptList('conditions', 'rulecondition'), keptList('actions', 'ruleaction')], ['conditions', 'actions']);
 
-const TYPES = { collection: collectionType, watermark: watermarkType, rule: ruleType } as const;
-const PLURAL: Record<keyof typeof TYPES, string> = { collection: 'collections', watermark: 'watermarks', rule: 'rules' };
+export const contentSubscriptionType = objectType('contentsubscription', () => ({}));
+
+const TYPES = { collection: collectionType, watermark: watermarkType, rule: ruleType, contentsubscription: contentSubscriptionType } as const;
+const PLURAL: Record<keyof typeof TYPES, string> = { collection: 'collections', watermark: 'watermarks', rule: 'rules', contentsubscription: 'contentsubscriptions' };
 
 const ObjectBody = z.record(z.string(), z.unknown());
 const IdParams = z.object({ id: Segment });
@@ -96,12 +98,12 @@ function recordsSection(body: Record<string, unknown>): z.infer<typeof RecordsSe
 
 export function register(app: FastifyInstance, ctx: EmulatorContext) {
   const base = '/api/core';
-  const tag = 'Collections, watermarks and rules';
+  const tag = 'Collections, watermarks, rules and content subscriptions';
 
-  for (const kind of ['collection', 'watermark', 'rule'] as const) {
+  for (const kind of ['collection', 'watermark', 'rule', 'contentsubscription'] as const) {
     const type = TYPES[kind];
     const plural = PLURAL[kind];
-    const schema = resource({ id: z.string(), name: z.string() });
+    const schema = kind === 'contentsubscription' ? resource({ id: z.string(), objectId: z.string() }) : resource({ id: z.string(), name: z.string() });
     route(app, ctx, {
       method: 'GET',
       url: `${base}/${plural}`,
@@ -123,14 +125,15 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
     route(app, ctx, {
       method: 'POST',
       url: [`${base}/${plural}`, `${base}/${kind}`],
-      summary: `Create a ${kind} (a name is required; other members as sent)`,
+      summary: kind === 'contentsubscription' ? 'Create a content subscription (objectId, subscriptionType, subscriptionObjectType)' : `Create a ${kind} (a name is required; other members as sent)`,
       tag,
       body: ObjectBody,
       responses: { 201: { description: `The new ${kind}`, schema } },
       handler: async ({ body, request, reply, caller }) => {
         const records = kind === 'collection' ? recordsSection(body) : undefined;
         const id = await ctx.store.transaction(async (tx) => {
-          const made = await configurationObjects.create(tx, kind, body, String(caller().userId));
+          const kept = kind === 'contentsubscription' ? await checkedSubscription(tx, {}, body) : body;
+          const made = await configurationObjects.create(tx, kind, kept, String(caller().userId));
           if (records) await collectionRecords.edit(tx, await configurationObjects.find(tx, kind, made), records);
           return made;
         });
@@ -150,7 +153,8 @@ export function register(app: FastifyInstance, ctx: EmulatorContext) {
         const records = kind === 'collection' ? recordsSection(body) : undefined;
         await ctx.store.transaction(async (tx) => {
           const row = await configurationObjects.find(tx, kind, params.id);
-          await configurationObjects.update(tx, row, body, String(caller().userId));
+          const sent = kind === 'contentsubscription' ? await checkedSubscription(tx, row.body, body) : body;
+          await configurationObjects.update(tx, row, sent, String(caller().userId));
           if (records) await collectionRecords.edit(tx, row, records);
         });
         return noContent(reply);
