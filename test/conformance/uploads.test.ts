@@ -332,8 +332,19 @@ describeEachBackend('uploads with 2-second access tokens', { tokenTtl: 2 }, (env
   });
 
   it('continues an upload after a 401 with a fresh token', async () => {
-    // The client's clock runs 30 s behind, so it keeps using its token past expiry and meets the 401 mid-upload.
-    const client = env().client({ fetch: slowSegments(500), tokenCache: { now: () => Date.now() - 30_000 } });
+    // The third segment is held 2.3 s after the client put its token in the header, longer than the token lives, so it
+    // meets a 401 mid-upload whatever the clock and the machine's load (a clock running behind did not: the cache
+    // counts expiry on its own clock, and renewed in time whenever the server's second-rounded expiry fell late).
+    let held = false;
+    const holdThirdSegment: FetchLike = async (url, init) => {
+      if (!held && /\/uploads\/segments\/[^/?]+\?index=2\b/.test(url)) {
+        held = true;
+        await new Promise((r) => setTimeout(r, 2300));
+      }
+      const nodeFetch = (await import('node-fetch')).default as unknown as FetchLike;
+      return nodeFetch(url, init);
+    };
+    const client = env().client({ fetch: holdThirdSegment });
     const file = tempFile('ttl-big.bin', 3 * 2 ** 20 + 7);
     const before = env().events.length;
     const result = await client.uploads.uploadFile(file.path, { segmentSize: 2 ** 19, concurrency: 1, segmented: true });
